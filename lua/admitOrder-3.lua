@@ -1,0 +1,61 @@
+--[[
+  Admits one order for a flash-sale voucher, all or nothing: checks the sale window, the buyer and the stock,
+  then takes one unit, records the buyer and appends the order to the shard's stream.
+  The clock is the Redis server's (TIME), so every service instance judges the window alike.
+
+  Input:
+    KEYS[1] voucher hash    seckill:{sN}:voucher:<id>   fields stock, beginAt, endAt (epoch ms; no endAt = never)
+    KEYS[2] buyers set      seckill:{sN}:buyers:<id>
+    KEYS[3] orders stream   seckill:{sN}:orders
+
+    ARGV[1] orderId
+    ARGV[2] voucherId
+    ARGV[3] userId
+
+  Output:
+    0  accepted: stock decremented, buyer added, order appended (fields orderId, voucherId, userId, acceptedAt)
+    1  voucher not found
+    2  sale not started
+    3  sale ended
+    4  sold out
+    5  buyer already ordered this voucher
+  Every answer but 0 leaves every key as it was.
+]]
+local rcall = redis.call
+
+local voucherKey = KEYS[1]
+local buyersKey = KEYS[2]
+local ordersKey = KEYS[3]
+
+local orderId = ARGV[1]
+local voucherId = ARGV[2]
+local userId = ARGV[3]
+
+local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt')
+local stock = tonumber(voucher[1])
+if not stock then
+  return 1
+end
+
+local time = rcall('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+if now < tonumber(voucher[2]) then
+  return 2
+end
+local endAt = tonumber(voucher[3])
+if endAt and now >= endAt then
+  return 3
+end
+
+-- The buyer comes before the stock: a buyer who already has a unit hears so, even once the sale sold out.
+if rcall('SISMEMBER', buyersKey, userId) == 1 then
+  return 5
+end
+if stock <= 0 then
+  return 4
+end
+
+rcall('HINCRBY', voucherKey, 'stock', -1)
+rcall('SADD', buyersKey, userId)
+rcall('XADD', ordersKey, '*', 'orderId', orderId, 'voucherId', voucherId, 'userId', userId, 'acceptedAt', now)
+return 0

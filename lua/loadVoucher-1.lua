@@ -1,0 +1,33 @@
+--[[
+  Puts a voucher's sale state into Redis unless it is there already, so that a new voucher and a voucher
+  rebuilt from the database at start-up go through one path, and two instances restoring at once cannot
+  overwrite a stock that buyers are already taking from.
+
+  Input:
+    KEYS[1] voucher hash   seckill:{sN}:voucher:<id>
+
+    ARGV[1] stock (remaining units)
+    ARGV[2] beginAt (epoch ms)
+    ARGV[3] endAt (epoch ms), or '' for a sale that never ends
+
+  Output:
+    1  loaded
+    0  the hash existed; nothing changed
+]]
+local rcall = redis.call
+
+local voucherKey = KEYS[1]
+
+local stock = ARGV[1]
+local beginAt = ARGV[2]
+local endAt = ARGV[3]
+
+if rcall('EXISTS', voucherKey) == 1 then
+  return 0
+end
+if endAt == '' then
+  rcall('HSET', voucherKey, 'stock', stock, 'beginAt', beginAt)
+else
+  rcall('HSET', voucherKey, 'stock', stock, 'beginAt', beginAt, 'endAt', endAt)
+end
+return 1

@@ -1,0 +1,3 @@
+SELECT order_id, voucher_id, user_id, status, created_at
+FROM orders
+WHERE order_id = :#orderId

@@ -1,0 +1,46 @@
+package io.seckill.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns the exception an API route failed with into a problem+json response. Anything that is not an
+ * {@link ApiException} is a fault of ours: logged with its stack trace, answered 500 without any internals.
+ */
+@Component("problemResponses")
+public class ProblemResponses {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
+
+    private final ObjectMapper json;
+
+    public ProblemResponses(ObjectMapper json) {
+        this.json = json;
+    }
+
+    public void respond(Exchange exchange) throws JsonProcessingException {
+        Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        String path = exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class);
+        Problem problem;
+        if (failure instanceof ApiException api) {
+            problem = Problem.of(api.code(), api.getMessage(), path);
+            if (api.retryAfterSeconds() != null) {
+                exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
+            }
+        } else {
+            log.error("Request {} failed", path, failure);
+            problem = Problem.of(ProblemCode.INTERNAL_ERROR, "The request could not be processed", path);
+        }
+        write(exchange, problem);
+    }
+
+    public void write(Exchange exchange, Problem problem) throws JsonProcessingException {
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, problem.status());
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        exchange.getMessage().setBody(json.writeValueAsString(problem));
+    }
+}

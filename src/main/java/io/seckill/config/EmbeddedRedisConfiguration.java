@@ -1,0 +1,30 @@
+package io.seckill.config;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Starts the embedded Redis unless {@code seckill.redis.embedded=false}, and points Spring Data Redis at it
+ * through {@link RedisConnectionDetails}, which takes precedence over {@code spring.data.redis.*}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "seckill.redis.embedded", havingValue = "true", matchIfMissing = true)
+class EmbeddedRedisConfiguration {
+
+    @Bean(destroyMethod = "close")
+    EmbeddedRedis embeddedRedis(EmbeddedRedisProperties properties) {
+        return EmbeddedRedis.start(properties.port(), properties.dataDir());
+    }
+
+    @Bean
+    RedisConnectionDetails embeddedRedisConnectionDetails(EmbeddedRedis redis) {
+        return new RedisConnectionDetails() {
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of("127.0.0.1", redis.port());
+            }
+        };
+    }
+}

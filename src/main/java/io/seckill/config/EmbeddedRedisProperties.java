@@ -1,0 +1,19 @@
+package io.seckill.config;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The Redis the service starts itself when no real one is configured.
+ *
+ * @param embedded start it ({@code false}: use {@code spring.data.redis.*})
+ * @param port its port; 0 picks a free one
+ * @param dataDir where it keeps its append-only file, so accepted orders survive a restart
+ */
+@Validated
+@ConfigurationProperties("seckill.redis")
+public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir) {}

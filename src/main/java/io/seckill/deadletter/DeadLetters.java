@@ -1,0 +1,148 @@
+package io.seckill.deadletter;
+
+import io.seckill.stream.RedisKeys;
+import io.seckill.stream.StreamEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The dead-letter streams {@code seckill:{sN}:orders:dead}: orders that need an operator. Moving in and
+ * replaying out are each one Lua script, so neither can lose or double an order.
+ */
+@Component("deadLetters")
+public class DeadLetters {
+
+    private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+    private static final int MAX_REASON_LENGTH = 500;
+
+    private final MoveToDeadLettersScript moveToDeadLetters;
+    private final ReplayDeadLetterScript replayDeadLetter;
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+
+    public DeadLetters(MoveToDeadLettersScript moveToDeadLetters, ReplayDeadLetterScript replayDeadLetter,
+            StringRedisTemplate redis, RedisKeys keys) {
+        this.moveToDeadLetters = moveToDeadLetters;
+        this.replayDeadLetter = replayDeadLetter;
+        this.redis = redis;
+        this.keys = keys;
+    }
+
+    /** Called by the order-writing routes' dead-letter channel with the entry and why it failed. */
+    public void deadLetter(StreamEntry entry, String reason) {
+        String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
+        Optional<String> deadId = moveToDeadLetters.move(entry, why);
+        if (deadId.isPresent()) {
+            log.warn("Dead letter {}: orderId={} entry {} of {}: {}", deadId.get(), entry.fields().get("orderId"),
+                    entry.id(), entry.stream(), why);
+        } else {
+            log.info("Entry {} of {} (orderId={}) is no longer held by this instance; not dead-lettered here",
+                    entry.id(), entry.stream(), entry.fields().get("orderId"));
+        }
+    }
+
+    public long count() {
+        long count = 0;
+        for (String stream : keys.deadLetterStreams()) {
+            Long size = redis.opsForStream().size(stream);
+            count += size == null ? 0 : size;
+        }
+        return count;
+    }
+
+    /** The oldest dead letters first, at most {@code max}, across every shard. */
+    public List<DeadLetter> list(int max) {
+        List<DeadLetter> letters = new ArrayList<>();
+        for (String stream : keys.deadLetterStreams()) {
+            if (letters.size() >= max) {
+                break;
+            }
+            // XRANGE key - + COUNT max
+            List<MapRecord<String, Object, Object>> records = redis.opsForStream().range(stream, Range.unbounded(),
+                    Limit.limit().count(max - letters.size()));
+            if (records != null) {
+                records.forEach(record -> letters.add(DeadLetter.of(record.getId().getValue(), record.getValue())));
+            }
+        }
+        return letters;
+    }
+
+    /** @return the id of the order's new entry on its orders stream, empty when no dead letter has this id */
+    public Optional<String> replay(String deadLetterId) {
+        if (!isStreamId(deadLetterId)) {
+            return Optional.empty();
+        }
+        for (String deadStream : keys.deadLetterStreams()) {
+            String ordersStream = deadStream.substring(0, deadStream.length() - ":dead".length());
+            Optional<String> newId = replayDeadLetter.replay(deadStream, ordersStream, deadLetterId);
+            if (newId.isPresent()) {
+                log.info("Dead letter {} replayed onto {} as {}", deadLetterId, ordersStream, newId.get());
+                return newId;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return how many dead letters were replayed */
+    public int replayAll() {
+        int replayed = 0;
+        List<DeadLetter> page;
+        while (!(page = list(500)).isEmpty()) {
+            for (DeadLetter letter : page) {
+                if (replay(letter.id()).isPresent()) {
+                    replayed++;
+                }
+            }
+        }
+        return replayed;
+    }
+
+    /** @return whether a dead letter with this id existed and is now gone */
+    public boolean discard(String deadLetterId) {
+        if (!isStreamId(deadLetterId)) {
+            return false;
+        }
+        for (String deadStream : keys.deadLetterStreams()) {
+            // XDEL key id
+            Long deleted = redis.opsForStream().delete(deadStream, RecordId.of(deadLetterId));
+            if (deleted != null && deleted > 0) {
+                log.warn("Dead letter {} discarded by an operator", deadLetterId);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isStreamId(String id) {
+        return id != null && id.matches("\\d+-\\d+");
+    }
+
+    private static String abbreviate(String reason) {
+        return reason.length() <= MAX_REASON_LENGTH ? reason : reason.substring(0, MAX_REASON_LENGTH) + "…";
+    }
+
+    /** What an operator sees of a dead letter. */
+    public record DeadLetter(String id, String orderId, String voucherId, String userId, String reason,
+            String deliveries, String failedAt) {
+
+        static DeadLetter of(String id, Map<Object, Object> fields) {
+            return new DeadLetter(id, field(fields, "orderId"), field(fields, "voucherId"), field(fields, "userId"),
+                    field(fields, "reason"), field(fields, "deliveries"), field(fields, "failedAt"));
+        }
+
+        private static String field(Map<Object, Object> fields, String name) {
+            Object value = fields.get(name);
+            return value == null ? "" : value.toString();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.seckill.stream;
+
+import java.util.List;
+import java.util.stream.IntStream;
+import org.springframework.stereotype.Component;
+
+/**
+ * The key layout of the contract. Every key of one voucher carries its shard's hash tag {@code {sN}}, so each
+ * script touches a single Redis Cluster slot.
+ */
+@Component
+public class RedisKeys {
+
+    private static final String PREFIX = "seckill:";
+    private static final String DEAD_SUFFIX = ":dead";
+
+    private final int shards;
+
+    public RedisKeys(StreamProperties properties) {
+        this.shards = properties.shards();
+    }
+
+    public String voucher(long voucherId) {
+        return tag(voucherId) + ":voucher:" + voucherId;
+    }
+
+    public String buyers(long voucherId) {
+        return tag(voucherId) + ":buyers:" + voucherId;
+    }
+
+    public String ordersOf(long voucherId) {
+        return tag(voucherId) + ":orders";
+    }
+
+    public List<String> orderStreams() {
+        return IntStream.range(0, shards).mapToObj(shard -> PREFIX + "{s" + shard + "}:orders").toList();
+    }
+
+    /** Comma-separated, for the {@code redis-stream:} endpoint that reads every shard. */
+    public String orderStreamsCsv() {
+        return String.join(",", orderStreams());
+    }
+
+    public String deadLettersOf(String ordersStream) {
+        return ordersStream + DEAD_SUFFIX;
+    }
+
+    public List<String> deadLetterStreams() {
+        return orderStreams().stream().map(this::deadLettersOf).toList();
+    }
+
+    private String tag(long voucherId) {
+        return PREFIX + "{s" + Math.floorMod(voucherId, shards) + "}";
+    }
+}

@@ -1,0 +1,44 @@
+package io.seckill.stream;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.Endpoint;
+import org.apache.camel.support.DefaultComponent;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * {@code redis-stream:key1,key2?group=…&consumerName=…&batchSize=…&blockMillis=…}: reads Redis streams through a
+ * consumer group. Camel's spring-redis consumer only subscribes to pub/sub, so this fills the gap.
+ */
+public class RedisStreamComponent extends DefaultComponent {
+
+    private final RedisConnectionFactory connectionFactory;
+    private final AckEntriesScript ackEntries;
+
+    public RedisStreamComponent(RedisConnectionFactory connectionFactory, AckEntriesScript ackEntries) {
+        this.connectionFactory = connectionFactory;
+        this.ackEntries = ackEntries;
+    }
+
+    @Override
+    protected Endpoint createEndpoint(String uri, String remaining, Map<String, Object> parameters)
+            throws Exception {
+        List<String> streams = Arrays.stream(remaining.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .toList();
+        if (streams.isEmpty()) {
+            throw new IllegalArgumentException("redis-stream: needs at least one stream key: " + uri);
+        }
+        RedisStreamEndpoint endpoint = new RedisStreamEndpoint(uri, this, streams);
+        setProperties(endpoint, parameters);
+        return endpoint;
+    }
+
+    RedisConnectionFactory connectionFactory() {
+        return connectionFactory;
+    }
+
+    AckEntriesScript ackEntries() {
+        return ackEntries;
+    }
+}

@@ -1,0 +1,186 @@
+package io.seckill.stream;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.support.DefaultConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.stream.ByteRecord;
+import org.springframework.data.redis.connection.stream.Consumer;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.StreamOffset;
+import org.springframework.data.redis.connection.stream.StreamReadOptions;
+
+/**
+ * One polling thread per stream. Each first re-reads what the group already delivered to this consumer and it
+ * never acknowledged (ID 0: it crashed or failed mid-batch), then reads new entries ({@code >}). A batch is one
+ * exchange; it is acknowledged only once the exchange completed without an exception, so a crash or a failure
+ * leaves the batch pending for a retry.
+ *
+ * <p>Stopping lets each thread finish and acknowledge the batch in hand; a read blocks at most blockMillis.
+ */
+class RedisStreamConsumer extends DefaultConsumer {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisStreamConsumer.class);
+    private static final String NEW_ENTRIES = ">";
+
+    public static final String STREAM_HEADER = "SeckillStream";
+
+    private final RedisStreamEndpoint endpoint;
+    private volatile boolean polling;
+    private ExecutorService executor;
+
+    RedisStreamConsumer(RedisStreamEndpoint endpoint, Processor processor) {
+        super(endpoint, processor);
+        this.endpoint = endpoint;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        super.doStart();
+        polling = true;
+        List<String> streams = endpoint.getStreams();
+        executor = endpoint.getCamelContext().getExecutorServiceManager()
+                .newFixedThreadPool(this, "RedisStream[" + endpoint.getConsumerName() + "]", streams.size());
+        for (String stream : streams) {
+            executor.submit(() -> poll(stream));
+        }
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        polling = false;
+        if (executor != null) {
+            executor.shutdown();
+            long wait = endpoint.getCamelContext().getShutdownStrategy().getTimeUnit()
+                    .toMillis(endpoint.getCamelContext().getShutdownStrategy().getTimeout());
+            if (!executor.awaitTermination(wait, TimeUnit.MILLISECONDS)) {
+                log.warn("Stream consumer {} still busy after {} ms; its batch stays pending for the sweeper",
+                        endpoint.getConsumerName(), wait);
+                executor.shutdownNow();
+            }
+            executor = null;
+        }
+        super.doStop();
+    }
+
+    private void poll(String stream) {
+        byte[] key = stream.getBytes(StandardCharsets.UTF_8);
+        Consumer consumer = Consumer.from(endpoint.getGroup(), endpoint.getConsumerName());
+        String offset = "0";
+        RedisConnection connection = null;
+        while (polling) {
+            try {
+                if (connection == null) {
+                    connection = endpoint.getComponent().connectionFactory().getConnection();
+                    createGroupIfMissing(connection, key);
+                }
+                boolean ownPending = !NEW_ENTRIES.equals(offset);
+                StreamReadOptions options = StreamReadOptions.empty().count(endpoint.getBatchSize());
+                if (!ownPending) {
+                    options = options.block(Duration.ofMillis(endpoint.getBlockMillis()));
+                }
+                // XREADGROUP GROUP g c COUNT n [BLOCK ms] STREAMS key 0|>
+                List<ByteRecord> records = connection.streamCommands().xReadGroup(consumer, options,
+                        StreamOffset.create(key, ownPending ? ReadOffset.from(offset) : ReadOffset.lastConsumed()));
+                if (records == null || records.isEmpty()) {
+                    if (ownPending) {
+                        offset = NEW_ENTRIES;
+                    }
+                    continue;
+                }
+                List<StreamEntry> entries = toEntries(stream, records);
+                if (ownPending) {
+                    log.info("Stream {}: re-reading {} entries this consumer held unacknowledged", stream,
+                            entries.size());
+                    offset = entries.get(entries.size() - 1).id();
+                }
+                process(stream, entries);
+            } catch (Exception e) {
+                if (!polling) {
+                    break;
+                }
+                log.warn("Stream {}: reading failed ({}); retrying in {} ms", stream, e.getMessage(),
+                        endpoint.getReconnectDelayMillis());
+                connection = close(connection);
+                pause(endpoint.getReconnectDelayMillis());
+            }
+        }
+        close(connection);
+    }
+
+    private void process(String stream, List<StreamEntry> entries) throws Exception {
+        Exchange exchange = createExchange(false);
+        try {
+            exchange.getIn().setBody(entries);
+            exchange.getIn().setHeader(STREAM_HEADER, stream);
+            getProcessor().process(exchange);
+            if (exchange.getException() == null) {
+                endpoint.getComponent().ackEntries().ack(stream, entries.stream().map(StreamEntry::id).toList());
+            } else {
+                getExceptionHandler().handleException(
+                        "Batch of " + entries.size() + " entries from " + stream + " left pending", exchange,
+                        exchange.getException());
+            }
+        } finally {
+            releaseExchange(exchange, false);
+        }
+    }
+
+    private void createGroupIfMissing(RedisConnection connection, byte[] key) {
+        try {
+            // XGROUP CREATE key group 0 MKSTREAM: entries appended before the first consumer started count too.
+            connection.streamCommands().xGroupCreate(key, endpoint.getGroup(), ReadOffset.from("0"), true);
+        } catch (RuntimeException e) {
+            if (!String.valueOf(e.getMessage()).contains("BUSYGROUP")
+                    && !(e.getCause() != null && String.valueOf(e.getCause().getMessage()).contains("BUSYGROUP"))) {
+                throw e;
+            }
+        }
+    }
+
+    private static List<StreamEntry> toEntries(String stream, List<ByteRecord> records) {
+        List<StreamEntry> entries = new ArrayList<>(records.size());
+        for (ByteRecord record : records) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            if (record.getValue() != null) {
+                record.getValue().forEach((k, v) -> fields.put(text(k), text(v)));
+            }
+            entries.add(new StreamEntry(stream, record.getId().getValue(), fields));
+        }
+        return entries;
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static RedisConnection close(RedisConnection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (RuntimeException e) {
+                log.debug("Closing a broken Redis connection failed", e);
+            }
+        }
+        return null;
+    }
+
+    private void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            polling = false;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.seckill.stream;
+
+import java.util.List;
+import org.apache.camel.Consumer;
+import org.apache.camel.Processor;
+import org.apache.camel.Producer;
+import org.apache.camel.support.DefaultEndpoint;
+
+/** The options of one {@code redis-stream:} consumer. Each exchange carries a batch: a list of {@link StreamEntry}. */
+public class RedisStreamEndpoint extends DefaultEndpoint {
+
+    private final List<String> streams;
+    private String group;
+    private String consumerName;
+    private int batchSize = 100;
+    private long blockMillis = 1000;
+    private long reconnectDelayMillis = 1000;
+
+    RedisStreamEndpoint(String uri, RedisStreamComponent component, List<String> streams) {
+        super(uri, component);
+        this.streams = streams;
+    }
+
+    @Override
+    public Producer createProducer() {
+        throw new UnsupportedOperationException("redis-stream: only consumes; append with a Lua script or XADD");
+    }
+
+    @Override
+    public Consumer createConsumer(Processor processor) throws Exception {
+        if (group == null || group.isBlank() || consumerName == null || consumerName.isBlank()) {
+            throw new IllegalArgumentException("redis-stream: needs group and consumerName: " + getEndpointUri());
+        }
+        RedisStreamConsumer consumer = new RedisStreamConsumer(this, processor);
+        configureConsumer(consumer);
+        return consumer;
+    }
+
+    @Override
+    public RedisStreamComponent getComponent() {
+        return (RedisStreamComponent) super.getComponent();
+    }
+
+    public List<String> getStreams() {
+        return streams;
+    }
+
+    public String getGroup() {
+        return group;
+    }
+
+    public void setGroup(String group) {
+        this.group = group;
+    }
+
+    public String getConsumerName() {
+        return consumerName;
+    }
+
+    public void setConsumerName(String consumerName) {
+        this.consumerName = consumerName;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public long getBlockMillis() {
+        return blockMillis;
+    }
+
+    public void setBlockMillis(long blockMillis) {
+        this.blockMillis = blockMillis;
+    }
+
+    public long getReconnectDelayMillis() {
+        return reconnectDelayMillis;
+    }
+
+    public void setReconnectDelayMillis(long reconnectDelayMillis) {
+        this.reconnectDelayMillis = reconnectDelayMillis;
+    }
+}

@@ -1,0 +1,147 @@
+package io.seckill.sweeper;
+
+import io.lettuce.core.Consumer;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.api.async.RedisStreamAsyncCommands;
+import io.lettuce.core.models.stream.ClaimedMessages;
+import io.lettuce.core.models.stream.PendingMessage;
+import io.seckill.deadletter.DeadLetters;
+import io.seckill.stream.RedisKeys;
+import io.seckill.stream.StreamEntry;
+import io.seckill.stream.StreamProperties;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Takes over entries that waited too long unacknowledged (their consumer crashed, or a batch failed and its
+ * retries ran out): XAUTOCLAIM hands them to this instance atomically, so two instances sweeping at once never
+ * both get one. An entry delivered more than {@code maxDeliveries} times goes to the dead letters; the rest go
+ * back through the order writer.
+ *
+ * <p>Spring Data Redis has no XAUTOCLAIM, so this speaks Lettuce through the connection's native handle.
+ */
+@Component("pendingSweeper")
+public class PendingSweeper {
+
+    private static final Logger log = LoggerFactory.getLogger(PendingSweeper.class);
+    private static final long COMMAND_TIMEOUT_SECONDS = 10;
+    private static final String START = "0-0";
+
+    private final RedisConnectionFactory connectionFactory;
+    private final RedisKeys keys;
+    private final StreamProperties stream;
+    private final SweeperProperties sweeper;
+    private final DeadLetters deadLetters;
+    /** Where the last sweep of each stream stopped, so a long pending list is walked, not re-read from its head. */
+    private final Map<String, String> cursors = new ConcurrentHashMap<>();
+
+    public PendingSweeper(RedisConnectionFactory connectionFactory, RedisKeys keys, StreamProperties stream,
+            SweeperProperties sweeper, DeadLetters deadLetters) {
+        this.connectionFactory = connectionFactory;
+        this.keys = keys;
+        this.stream = stream;
+        this.sweeper = sweeper;
+        this.deadLetters = deadLetters;
+    }
+
+    /** @return the claimed entries that should be written again (possibly from several streams) */
+    public List<StreamEntry> claimIdle() throws Exception {
+        List<StreamEntry> toWrite = new ArrayList<>();
+        try (RedisConnection connection = connectionFactory.getConnection()) {
+            @SuppressWarnings("unchecked")
+            RedisStreamAsyncCommands<byte[], byte[]> commands =
+                    (RedisStreamAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+            for (String key : keys.orderStreams()) {
+                toWrite.addAll(claim(commands, key));
+            }
+        }
+        return toWrite;
+    }
+
+    private List<StreamEntry> claim(RedisStreamAsyncCommands<byte[], byte[]> commands, String key) throws Exception {
+        byte[] streamKey = bytes(key);
+        String cursor = cursors.getOrDefault(key, START);
+        // XAUTOCLAIM key group consumer min-idle-time start COUNT n
+        XAutoClaimArgs<byte[]> args = XAutoClaimArgs.Builder
+                .xautoclaim(Consumer.from(bytes(stream.group()), bytes(stream.consumerName())),
+                        Duration.ofMillis(sweeper.minIdleMillis()), cursor)
+                .count(sweeper.batchSize());
+        ClaimedMessages<byte[], byte[]> claimed;
+        try {
+            claimed = commands.xautoclaim(streamKey, args).get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (String.valueOf(e.getCause()).contains("NOGROUP")) {
+                return List.of(); // no consumer has created the group yet: nothing can be pending
+            }
+            throw e;
+        }
+        cursors.put(key, claimed.getId());
+        List<StreamMessage<byte[], byte[]>> messages = claimed.getMessages().stream()
+                .filter(m -> m != null && m.getId() != null).toList();
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Long> deliveries = deliveries(commands, streamKey, messages);
+        List<StreamEntry> toWrite = new ArrayList<>(messages.size());
+        int deadLettered = 0;
+        for (StreamMessage<byte[], byte[]> message : messages) {
+            StreamEntry entry = entry(key, message);
+            if (deliveries.getOrDefault(entry.id(), 0L) > sweeper.maxDeliveries()) {
+                deadLetters.deadLetter(entry, "exceeded " + sweeper.maxDeliveries() + " deliveries");
+                deadLettered++;
+            } else {
+                toWrite.add(entry);
+            }
+        }
+        log.info("Sweep of {}: claimed {} idle entries, {} to write again, {} dead-lettered", key, messages.size(),
+                toWrite.size(), deadLettered);
+        return toWrite;
+    }
+
+    /** XPENDING over the claimed range: XAUTOCLAIM itself does not say how often an entry was delivered. */
+    private Map<String, Long> deliveries(RedisStreamAsyncCommands<byte[], byte[]> commands, byte[] streamKey,
+            List<StreamMessage<byte[], byte[]>> messages) throws Exception {
+        String first = messages.get(0).getId();
+        String last = messages.get(messages.size() - 1).getId();
+        List<PendingMessage> pending = commands.xpending(streamKey,
+                        Consumer.from(bytes(stream.group()), bytes(stream.consumerName())),
+                        Range.create(first, last), Limit.from(Math.max(messages.size(), sweeper.batchSize()) * 2L))
+                .get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        Map<String, Long> counts = new HashMap<>();
+        for (PendingMessage message : pending) {
+            counts.put(message.getId(), message.getRedeliveryCount());
+        }
+        return counts;
+    }
+
+    private static StreamEntry entry(String key, StreamMessage<byte[], byte[]> message) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (message.getBody() != null) {
+            message.getBody().forEach((k, v) -> fields.put(text(k), text(v)));
+        }
+        return new StreamEntry(key, message.getId(), fields);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? "" : new String(bytes, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,128 @@
+package io.seckill.voucher;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.api.ApiException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.Iterator;
+import java.util.Set;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * Reads a {@code POST /api/vouchers} body and says exactly which field is wrong and why. Parsed by hand from the
+ * JSON tree rather than bound to a class, so every mistake gets its own message and none leaks a class name.
+ */
+@Component
+public class VoucherRequests {
+
+    static final int MAX_TITLE_LENGTH = 200;
+    static final int MAX_STOCK = 10_000_000;
+    private static final Set<String> FIELDS = Set.of("title", "stock", "beginAt", "endAt");
+
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    @Autowired
+    public VoucherRequests(ObjectMapper json) {
+        this(json, Clock.systemUTC());
+    }
+
+    VoucherRequests(ObjectMapper json, Clock clock) {
+        this.json = json;
+        this.clock = clock;
+    }
+
+    public VoucherRequest parse(String body) {
+        JsonNode root = readTree(body);
+        if (!root.isObject()) {
+            throw ApiException.badRequest("The body must be a JSON object");
+        }
+        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw ApiException.badRequest("Unknown field '" + abbreviate(name) + "'; expected title, stock, "
+                        + "beginAt, endAt");
+            }
+        }
+        String title = title(root.get("title"));
+        int stock = stock(root.get("stock"));
+        Instant beginAt = instant(root.get("beginAt"), "beginAt");
+        Instant endAt = instant(root.get("endAt"), "endAt");
+        if (beginAt == null) {
+            beginAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        }
+        if (endAt != null && !endAt.isAfter(beginAt)) {
+            throw ApiException.badRequest("endAt must be after beginAt");
+        }
+        return new VoucherRequest(title, stock, beginAt, endAt);
+    }
+
+    private JsonNode readTree(String body) {
+        if (body == null || body.isBlank()) {
+            throw ApiException.badRequest("The body is empty; expected a JSON object");
+        }
+        try {
+            return json.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("The body is not valid JSON (line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr() + ")");
+        }
+    }
+
+    private static String title(JsonNode node) {
+        if (node == null || node.isNull()) {
+            throw ApiException.badRequest("title is required");
+        }
+        if (!node.isTextual()) {
+            throw ApiException.badRequest("title must be a string");
+        }
+        String title = node.asText().strip();
+        if (title.isEmpty()) {
+            throw ApiException.badRequest("title must not be empty");
+        }
+        if (title.codePointCount(0, title.length()) > MAX_TITLE_LENGTH) {
+            throw ApiException.badRequest("title must be at most " + MAX_TITLE_LENGTH + " characters");
+        }
+        return title;
+    }
+
+    private static int stock(JsonNode node) {
+        if (node == null || node.isNull()) {
+            throw ApiException.badRequest("stock is required");
+        }
+        if (!node.isIntegralNumber()) {
+            throw ApiException.badRequest("stock must be a whole number");
+        }
+        if (!node.canConvertToLong() || node.asLong() < 1 || node.asLong() > MAX_STOCK) {
+            throw ApiException.badRequest("stock must be between 1 and " + MAX_STOCK);
+        }
+        return node.asInt();
+    }
+
+    private static Instant instant(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw ApiException.badRequest(field + " must be an ISO-8601 date-time string such as "
+                    + "2026-11-21T10:00:00Z");
+        }
+        try {
+            // Redis keeps the window in milliseconds: so does everything else.
+            return OffsetDateTime.parse(node.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest(field + " is not an ISO-8601 date-time with an offset, such as "
+                    + "2026-11-21T10:00:00Z: '" + abbreviate(node.asText()) + "'");
+        }
+    }
+
+    private static String abbreviate(String value) {
+        return value.length() <= 40 ? value : value.substring(0, 40) + "…";
+    }
+}
