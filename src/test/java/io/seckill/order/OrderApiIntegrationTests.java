@@ -1,0 +1,116 @@
+package io.seckill.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.support.ApiClient;
+import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.SeckillIntegrationTest;
+import io.seckill.support.Stores;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** Each outcome of {@code POST /api/vouchers/{id}/orders}, as the contract names it. */
+@SeckillIntegrationTest
+class OrderApiIntegrationTests {
+
+    @Autowired
+    ApiClient api;
+
+    @Autowired
+    Stores stores;
+
+    @Test
+    void acceptedOrderIsQueuedThenReadableFromTheDatabase() {
+        long voucher = api.createVoucher(5);
+
+        Answer accepted = api.order(voucher, 7);
+
+        assertThat(accepted.status()).isEqualTo(202);
+        assertThat(accepted.json().get("status").asText()).isEqualTo("QUEUED");
+        assertThat(accepted.json().get("orderId").isTextual()).isTrue();
+        assertThat(accepted.json().get("voucherId").asLong()).isEqualTo(voucher);
+        assertThat(accepted.json().get("userId").asLong()).isEqualTo(7);
+        String orderId = accepted.json().get("orderId").asText();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Answer order = api.get("/api/orders/" + orderId);
+            assertThat(order.status()).isEqualTo(200);
+            assertThat(order.json().get("status").asText()).isEqualTo("CREATED");
+            assertThat(order.json().get("userId").asLong()).isEqualTo(7);
+        });
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(4);
+    }
+
+    @Test
+    void secondOrderOfOneBuyerIsAlreadyOrderedAndChangesNothing() {
+        long voucher = api.createVoucher(5);
+        assertThat(api.order(voucher, 1).status()).isEqualTo(202);
+        Stores.Snapshot before = stores.snapshot();
+
+        Answer again = api.order(voucher, 1);
+
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.code()).isEqualTo("ALREADY_ORDERED");
+        assertThat(again.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(stores.snapshot().redis()).isEqualTo(before.redis());
+    }
+
+    @Test
+    void orderBeyondTheStockIsSoldOut() {
+        long voucher = api.createVoucher(1);
+        assertThat(api.order(voucher, 1).status()).isEqualTo(202);
+        Stores.Snapshot before = stores.snapshot();
+
+        Answer late = api.order(voucher, 2);
+
+        assertThat(late.status()).isEqualTo(409);
+        assertThat(late.code()).isEqualTo("SOLD_OUT");
+        assertThat(stores.snapshot().redis()).isEqualTo(before.redis());
+    }
+
+    @Test
+    void unknownVoucherIsNotFound() {
+        Stores.Snapshot before = stores.snapshot();
+
+        Answer answer = api.order(987654321L, 1);
+
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.code()).isEqualTo("VOUCHER_NOT_FOUND");
+        assertThat(stores.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void saleNotStartedAndSaleEndedAreConflicts() {
+        Instant now = Instant.now();
+        long future = api.post("/api/vouchers", "{\"title\":\"Later\",\"stock\":3,\"beginAt\":\"" + now.plusSeconds(3600)
+                + "\"}").json().get("id").asLong();
+        long past = api.post("/api/vouchers", "{\"title\":\"Gone\",\"stock\":3,\"beginAt\":\"" + now.minusSeconds(7200)
+                + "\",\"endAt\":\"" + now.minusSeconds(3600) + "\"}").json().get("id").asLong();
+        Stores.Snapshot before = stores.snapshot();
+
+        Answer early = api.order(future, 1);
+        Answer late = api.order(past, 1);
+
+        assertThat(early.status()).isEqualTo(409);
+        assertThat(early.code()).isEqualTo("NOT_STARTED");
+        assertThat(late.status()).isEqualTo(409);
+        assertThat(late.code()).isEqualTo("ENDED");
+        assertThat(stores.snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void badBuyerIdIsBadRequest() {
+        long voucher = api.createVoucher(3);
+        Stores.Snapshot before = stores.snapshot();
+
+        for (String userId : new String[] {null, "", "abc", "0", "-5", "1.5", "99999999999999999999"}) {
+            Answer answer = api.order(voucher, userId);
+            assertThat(answer.status()).as("X-User-Id %s", userId).isEqualTo(400);
+            assertThat(answer.code()).isEqualTo("BAD_REQUEST");
+            assertThat(answer.body()).doesNotContain("Exception", "\tat ");
+        }
+        assertThat(stores.snapshot()).isEqualTo(before);
+    }
+}

@@ -1,0 +1,74 @@
+package io.seckill.support;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.DataType;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** What the service keeps, read straight from Redis and the database, for before/after comparisons. */
+public class Stores {
+
+    private final StringRedisTemplate redis;
+    private final JdbcTemplate jdbc;
+
+    public Stores(StringRedisTemplate redis, JdbcTemplate jdbc) {
+        this.redis = redis;
+        this.jdbc = jdbc;
+    }
+
+    public StringRedisTemplate redis() {
+        return redis;
+    }
+
+    public JdbcTemplate jdbc() {
+        return jdbc;
+    }
+
+    /** Every {@code seckill:*} key with its content, and every row of both tables. */
+    public Snapshot snapshot() {
+        Map<String, Object> keys = new TreeMap<>();
+        try (Cursor<String> cursor = redis.scan(ScanOptions.scanOptions().match("seckill:*").count(1000).build())) {
+            cursor.forEachRemaining(key -> keys.put(key, content(key)));
+        }
+        // The order-id worker counter moves with each start, not with requests.
+        keys.remove("seckill:order-id:workers");
+        return new Snapshot(keys,
+                jdbc.queryForList("SELECT * FROM vouchers ORDER BY id"),
+                jdbc.queryForList("SELECT * FROM orders ORDER BY order_id"));
+    }
+
+    public long orderRows(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucherId);
+    }
+
+    public long distinctBuyers(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(DISTINCT user_id) FROM orders WHERE voucher_id = ?", Long.class,
+                voucherId);
+    }
+
+    public long remaining(String voucherKey) {
+        Object stock = redis.opsForHash().get(voucherKey, "stock");
+        return stock == null ? -1 : Long.parseLong(stock.toString());
+    }
+
+    private Object content(String key) {
+        DataType type = redis.type(key);
+        return switch (type) {
+            case STRING -> redis.opsForValue().get(key);
+            case HASH -> new TreeMap<>(redis.opsForHash().entries(key));
+            case SET -> new java.util.TreeSet<>(redis.opsForSet().members(key));
+            case STREAM -> redis.opsForStream().range(key, Range.unbounded()).stream()
+                    .map(r -> r.getId().getValue() + "=" + new TreeMap<>(r.getValue())).toList();
+            default -> type.code();
+        };
+    }
+
+    /** The stores at one moment. */
+    public record Snapshot(Map<String, Object> redis, List<Map<String, Object>> vouchers,
+            List<Map<String, Object>> orders) {}
+}

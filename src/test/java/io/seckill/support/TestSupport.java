@@ -1,0 +1,24 @@
+package io.seckill.support;
+
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Beans the integration tests share: an HTTP client for the API and a snapshot of both stores. */
+@TestConfiguration(proxyBeanMethods = false)
+public class TestSupport {
+
+    @Bean
+    @Lazy
+    ApiClient apiClient(@LocalServerPort int port) {
+        return new ApiClient("http://127.0.0.1:" + port);
+    }
+
+    @Bean
+    Stores stores(StringRedisTemplate redis, JdbcTemplate jdbc) {
+        return new Stores(redis, jdbc);
+    }
+}
