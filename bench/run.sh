@@ -403,8 +403,8 @@ SUMMARY="$RUN/summary.md"
   echo "- Software: $(java -version 2>&1 | head -n 1); embedded redis-server $REDIS_VERSION; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); $(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)."
   echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
   echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none (JVM defaults)}, batch size $BATCH_SIZE, embedded Redis and H2 file, rate limits off."
-  echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $LIMIT_REQUESTS script runs per limit mode; steady load $E2E_SECONDS s;"
-  echo "  backlog $DRAIN_ORDERS orders; flash crowd $FLASH_REQUESTS requests from $FLASH_BUYERS buyers for $FLASH_STOCK units."
+  echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
+  echo "  steady load $E2E_SECONDS s; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
   echo
   echo "## Headline"
   echo
