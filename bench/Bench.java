@@ -1,0 +1,727 @@
+import com.sun.tools.attach.VirtualMachine;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * The Java side of bench/run.sh: the measurements wrk and redis-benchmark cannot make. Compiled by run.sh against
+ * the packaged service's own libraries (BOOT-INF/lib), so the H2 driver is the very one the service writes with.
+ * Every command prints its results as {@code key=value} lines for run.sh to read.
+ *
+ * <pre>
+ * load   URL VOUCHER RATE SECONDS SAMPLE_EVERY POLL_MS CONNECTIONS
+ *        orders at a steady rate (open loop): POST latency, and 202 → row by polling GET /api/orders/{id}
+ * flash  URL VOUCHER REQUESTS BUYERS CONCURRENCY SEED FILE
+ *        a flash crowd; writes each accepted order as orderId,userId to FILE
+ * route  PID ROUTE_ID start|stop
+ *        starts or stops a Camel route of the service over JMX (attach API)
+ * drain  PID REDIS_PORT STREAM EXPECTED ROUTE_ID
+ *        starts the stopped writer route and times the backlog in STREAM to empty
+ * jdbc   DB_PATH ROWS BATCH SCHEMA_SQL INSERT_SQL VOUCHER
+ *        the same rows as the backlog, raw JDBC batches into a fresh H2 file
+ * verify JDBC_URL FLASH_VOUCHER FLASH_FILE VOUCHER=ROWS...
+ *        the database against what the run accepted
+ * </pre>
+ */
+public class Bench {
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("usage: Bench load|flash|route|drain|jdbc|verify ...");
+        }
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        switch (args[0]) {
+            case "load" -> SteadyLoad.run(rest);
+            case "flash" -> FlashCrowd.run(rest);
+            case "route" -> Routes.run(rest);
+            case "drain" -> Drain.run(rest);
+            case "jdbc" -> JdbcBaseline.run(rest);
+            case "verify" -> Verify.run(rest);
+            default -> throw new IllegalArgumentException("unknown command " + args[0]);
+        }
+    }
+
+    static void print(String key, Object value) {
+        System.out.println(key + "=" + value);
+    }
+
+    static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.2f", nanos / 1e6);
+    }
+
+    /** Latencies in nanoseconds; percentile by rank in the sorted values. */
+    static final class Latencies {
+        private long[] values = new long[1 << 16];
+        private int size;
+
+        synchronized void add(long nanos) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = nanos;
+        }
+
+        synchronized int size() {
+            return size;
+        }
+
+        synchronized long percentile(double p) {
+            if (size == 0) {
+                return -1;
+            }
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
+            int rank = (int) Math.ceil(p / 100.0 * size) - 1;
+            return sorted[Math.max(0, Math.min(size - 1, rank))];
+        }
+
+        void print(String prefix) {
+            Bench.print(prefix + "_count", size());
+            for (double p : new double[] {50, 99, 99.9}) {
+                long value = percentile(p);
+                Bench.print(prefix + "_p" + String.valueOf(p).replace(".0", "").replace(".", ""),
+                        value < 0 ? "n/a" : millis(value));
+            }
+        }
+    }
+
+    private static final Pattern ORDER_ID = Pattern.compile("\"orderId\"\\s*:\\s*\"(\\d+)\"");
+    private static final Pattern CODE = Pattern.compile("\"code\"\\s*:\\s*\"(\\w+)\"");
+
+    static String orderId(String body) {
+        Matcher matcher = ORDER_ID.matcher(body);
+        if (!matcher.find()) {
+            throw new IllegalStateException("a 202 without an orderId: " + body);
+        }
+        return matcher.group(1);
+    }
+
+    /** "202", or the status and the problem's code: "409_SOLD_OUT". */
+    static String outcome(Http.Response response) {
+        if (response.status() == 202) {
+            return "202";
+        }
+        Matcher matcher = CODE.matcher(response.body());
+        return response.status() + (matcher.find() ? "_" + matcher.group(1) : "");
+    }
+
+    static void printOutcomes(String prefix, Map<String, LongAdder> outcomes) {
+        new TreeMap<>(outcomes).forEach((outcome, count) -> print(prefix + "_outcome_" + outcome, count.sum()));
+    }
+
+    static String perSecond(double value) {
+        return String.format(Locale.ROOT, "%.0f", value);
+    }
+}
+
+/**
+ * A blocking HTTP/1.1 client on one keep-alive connection, just enough for this API. The JDK's HttpClient spent
+ * about five times its CPU per request here, CPU the generator takes from the service on a 2-core machine.
+ * Reconnects when the server closes the connection (Tomcat does after 100 requests, for wrk too), and sends a
+ * request again only when a kept-alive connection turns out closed before any answer.
+ */
+final class Http implements AutoCloseable {
+
+    record Response(int status, String body) {
+    }
+
+    private final String host;
+    private final int port;
+    private Socket socket;
+    private BufferedInputStream in;
+    private OutputStream out;
+
+    Http(URI base) {
+        this.host = base.getHost();
+        this.port = base.getPort();
+    }
+
+    Response postOrder(long voucherId, long userId) throws IOException {
+        return exchange("POST /api/vouchers/" + voucherId + "/orders HTTP/1.1\r\nHost: " + host + ":" + port
+                + "\r\nX-User-Id: " + userId + "\r\nContent-Length: 0\r\n\r\n");
+    }
+
+    Response getOrder(String orderId) throws IOException {
+        return exchange("GET /api/orders/" + orderId + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n");
+    }
+
+    private Response exchange(String request) throws IOException {
+        boolean keptAlive = socket != null;
+        try {
+            return send(request);
+        } catch (StaleConnectionException e) {
+            close();
+            if (!keptAlive) {
+                throw e;
+            }
+            return exchange(request);
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private Response send(String request) throws IOException {
+        if (socket == null) {
+            socket = new Socket(host, port);
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(60_000);
+            in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+            out = socket.getOutputStream();
+        }
+        int first;
+        try {
+            out.write(request.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            first = in.read();
+        } catch (SocketTimeoutException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new StaleConnectionException(e);
+        }
+        if (first < 0) {
+            throw new StaleConnectionException(null);
+        }
+        return read((char) first + line());
+    }
+
+    /** Nothing came back: the connection was closed (or reset) before the request reached the service. */
+    private static final class StaleConnectionException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        StaleConnectionException(IOException cause) {
+            super("the connection was closed before any answer", cause);
+        }
+    }
+
+    private Response read(String statusLine) throws IOException {
+        int status = Integer.parseInt(statusLine.substring(9, 12));
+        int length = -1;
+        boolean chunked = false;
+        boolean closing = false;
+        for (String header = line(); !header.isEmpty(); header = line()) {
+            String lower = header.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Integer.parseInt(lower.substring(15).trim());
+            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                chunked = true;
+            } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                closing = true;
+            }
+        }
+        StringBuilder body = new StringBuilder();
+        if (chunked) {
+            for (int size = chunkSize(); size > 0; size = chunkSize()) {
+                body.append(new String(in.readNBytes(size), StandardCharsets.UTF_8));
+                line();
+            }
+            while (!line().isEmpty()) {
+                // trailers: none expected
+            }
+        } else if (length > 0) {
+            body.append(new String(in.readNBytes(length), StandardCharsets.UTF_8));
+        }
+        if (closing) {
+            close();
+        }
+        return new Response(status, body.toString());
+    }
+
+    private int chunkSize() throws IOException {
+        String line = line();
+        int extension = line.indexOf(';');
+        return Integer.parseInt((extension < 0 ? line : line.substring(0, extension)).trim(), 16);
+    }
+
+    private String line() throws IOException {
+        StringBuilder line = new StringBuilder(64);
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("connection closed mid-response");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    @Override
+    public void close() {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                // closing a connection we are done with
+            }
+            socket = null;
+        }
+    }
+}
+
+/**
+ * Orders at a steady rate, each sent when it is due whatever the answers before it (open loop, as wrk2 does):
+ * CONNECTIONS workers take the next due time in turn, and a POST's latency counts from its due time, so a slow
+ * answer cannot hide the requests that queued behind it. For one order in SAMPLE_EVERY, pollers GET
+ * /api/orders/{id} every POLL_MS from its 202 until it answers 200: the time from the 202 to the row in the
+ * database, an upper bound within one poll interval.
+ */
+final class SteadyLoad {
+
+    private static final long SAMPLE_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final int POLLERS = 2;
+
+    private record Sample(String orderId, long acceptedAt, long due) implements Delayed {
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(due - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            return Long.compare(due, ((Sample) other).due);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
+        URI url = URI.create(args[0]);
+        long voucherId = Long.parseLong(args[1]);
+        long rate = Long.parseLong(args[2]);
+        long seconds = Long.parseLong(args[3]);
+        int sampleEvery = Integer.parseInt(args[4]);
+        long pollNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[5]));
+        int connections = Integer.parseInt(args[6]);
+
+        Bench.Latencies post = new Bench.Latencies();
+        Bench.Latencies endToEnd = new Bench.Latencies();
+        Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
+        LongAdder failures = new LongAdder();
+        LongAdder unseen = new LongAdder();
+        DelayQueue<Sample> samples = new DelayQueue<>();
+        AtomicLong next = new AtomicLong();
+        long total = rate * seconds;
+        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+
+        ExecutorService senders = Executors.newFixedThreadPool(connections);
+        for (int c = 0; c < connections; c++) {
+            senders.submit(() -> {
+                try (Http http = new Http(url)) {
+                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                        long due = start + i * 1_000_000_000L / rate;
+                        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                            LockSupport.parkNanos(wait);
+                        }
+                        try {
+                            Http.Response response = http.postOrder(voucherId, i + 1);
+                            long answered = System.nanoTime();
+                            outcomes.computeIfAbsent(Bench.outcome(response), k -> new LongAdder()).increment();
+                            if (response.status() == 202) {
+                                post.add(answered - due);
+                                if (i % sampleEvery == 0) {
+                                    samples.add(new Sample(Bench.orderId(response.body()), answered, answered));
+                                }
+                            }
+                        } catch (IOException e) {
+                            failures.increment();
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        ExecutorService pollers = Executors.newFixedThreadPool(POLLERS);
+        for (int p = 0; p < POLLERS; p++) {
+            pollers.submit(() -> {
+                try (Http http = new Http(url)) {
+                    while (!senders.isTerminated() || !samples.isEmpty()) {
+                        Sample sample = samples.poll(100, TimeUnit.MILLISECONDS);
+                        if (sample == null) {
+                            continue;
+                        }
+                        Http.Response response;
+                        try {
+                            response = http.getOrder(sample.orderId());
+                        } catch (IOException e) {
+                            response = new Http.Response(-1, "");
+                        }
+                        long now = System.nanoTime();
+                        if (response.status() == 200) {
+                            endToEnd.add(now - sample.acceptedAt());
+                        } else if (now - sample.acceptedAt() > SAMPLE_DEADLINE_NANOS) {
+                            unseen.increment();
+                        } else {
+                            samples.add(new Sample(sample.orderId(), sample.acceptedAt(), now + pollNanos));
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        senders.shutdown();
+        senders.awaitTermination(seconds + 600, TimeUnit.SECONDS);
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        pollers.shutdown();
+        pollers.awaitTermination(SAMPLE_DEADLINE_NANOS + TimeUnit.SECONDS.toNanos(10), TimeUnit.NANOSECONDS);
+
+        long accepted = outcomes.getOrDefault("202", new LongAdder()).sum();
+        Bench.print("load_sent", total);
+        Bench.print("load_rate_asked", rate);
+        Bench.print("load_rate_done", Bench.perSecond(total / elapsed));
+        Bench.print("load_failures", failures.sum());
+        Bench.print("load_accepted", accepted);
+        Bench.print("load_not_202", total - accepted - failures.sum());
+        Bench.printOutcomes("load", outcomes);
+        post.print("post");
+        endToEnd.print("e2e");
+        Bench.print("e2e_unseen", unseen.sum());
+    }
+}
+
+/**
+ * A flash crowd: REQUESTS orders from BUYERS buyers drawn at random (so most buyers come back several times),
+ * on CONCURRENCY connections, as fast as the service answers. Writes each accepted order as orderId,userId.
+ */
+final class FlashCrowd {
+
+    static void run(String[] args) throws Exception {
+        URI url = URI.create(args[0]);
+        long voucherId = Long.parseLong(args[1]);
+        int requests = Integer.parseInt(args[2]);
+        int buyers = Integer.parseInt(args[3]);
+        int concurrency = Integer.parseInt(args[4]);
+        long seed = Long.parseLong(args[5]);
+        Path acceptedFile = Path.of(args[6]);
+
+        AtomicInteger next = new AtomicInteger();
+        Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> accepted = new ConcurrentLinkedQueue<>();
+        ExecutorService crowd = Executors.newFixedThreadPool(concurrency);
+        long start = System.nanoTime();
+        for (int t = 0; t < concurrency; t++) {
+            Random random = new Random(seed + t);
+            crowd.submit(() -> {
+                try (Http http = new Http(url)) {
+                    while (next.getAndIncrement() < requests) {
+                        long buyer = 1 + random.nextInt(buyers);
+                        String outcome;
+                        try {
+                            Http.Response response = http.postOrder(voucherId, buyer);
+                            outcome = Bench.outcome(response);
+                            if (response.status() == 202) {
+                                accepted.add(Bench.orderId(response.body()) + "," + buyer);
+                            }
+                        } catch (IOException e) {
+                            outcome = "io_error";
+                        }
+                        outcomes.computeIfAbsent(outcome, k -> new LongAdder()).increment();
+                    }
+                }
+                return null;
+            });
+        }
+        crowd.shutdown();
+        crowd.awaitTermination(1, TimeUnit.HOURS);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Files.write(acceptedFile, accepted);
+
+        Bench.print("flash_requests", requests);
+        Bench.print("flash_seconds", String.format(Locale.ROOT, "%.1f", seconds));
+        Bench.print("flash_rate", Bench.perSecond(requests / seconds));
+        Bench.print("flash_accepted", accepted.size());
+        Bench.printOutcomes("flash", outcomes);
+    }
+}
+
+/** Starts or stops a route of the running service over JMX, attaching to it by process id. */
+final class Routes {
+
+    static void run(String[] args) throws Exception {
+        invoke(args[0], args[1], args[2]);
+        Bench.print("route_" + args[2], args[1]);
+    }
+
+    static void invoke(String pid, String routeId, String operation) throws Exception {
+        VirtualMachine vm = VirtualMachine.attach(pid);
+        String address;
+        try {
+            address = vm.startLocalManagementAgent();
+        } finally {
+            vm.detach();
+        }
+        try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+            MBeanServerConnection server = connector.getMBeanServerConnection();
+            Set<ObjectName> routes = server.queryNames(
+                    new ObjectName("org.apache.camel:type=routes,name=\"" + routeId + "\",*"), null);
+            if (routes.size() != 1) {
+                throw new IllegalStateException("expected one Camel route " + routeId + " over JMX, found " + routes);
+            }
+            server.invoke(routes.iterator().next(), operation, null, null);
+        }
+    }
+}
+
+/**
+ * The drain of a backlog: starts the (stopped) writer route, then reads XLEN every 100 ms until the stream is
+ * empty. The writer acknowledges with XACK + XDEL only after the batch's rows are committed, so an empty stream
+ * means every order is in the database.
+ */
+final class Drain {
+
+    static void run(String[] args) throws Exception {
+        String pid = args[0];
+        int redisPort = Integer.parseInt(args[1]);
+        String stream = args[2];
+        long expected = Long.parseLong(args[3]);
+        String routeId = args[4];
+        try (Resp redis = new Resp(redisPort)) {
+            long backlog = redis.integer("XLEN", stream);
+            if (backlog != expected) {
+                throw new IllegalStateException("backlog is " + backlog + " entries, expected " + expected);
+            }
+            long start = System.nanoTime();
+            Routes.invoke(pid, routeId, "start");
+            long length = backlog;
+            long halfAt = 0;
+            long deadline = start + TimeUnit.MINUTES.toNanos(30);
+            while (length > 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("stream still holds " + length + " entries after 30 minutes");
+                }
+                Thread.sleep(100);
+                length = redis.integer("XLEN", stream);
+                if (halfAt == 0 && length <= backlog / 2) {
+                    halfAt = System.nanoTime();
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            double secondHalf = (System.nanoTime() - halfAt) / 1e9;
+            Bench.print("drain_orders", backlog);
+            Bench.print("drain_seconds", String.format(Locale.ROOT, "%.2f", seconds));
+            Bench.print("drain_rate", Bench.perSecond(backlog / seconds));
+            // The second half runs on a warmed-up JIT; the whole includes the first batches' compilation.
+            Bench.print("drain_rate_second_half", Bench.perSecond((backlog - backlog / 2) / secondHalf));
+        }
+    }
+
+    /** Just enough RESP for integer replies: the drain's polling must not load the machine it measures. */
+    static final class Resp implements AutoCloseable {
+        private final Socket socket;
+        private final OutputStream out;
+        private final BufferedReader in;
+
+        Resp(int port) throws IOException {
+            socket = new Socket("127.0.0.1", port);
+            out = socket.getOutputStream();
+            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        long integer(String... command) throws IOException {
+            StringBuilder request = new StringBuilder("*").append(command.length).append("\r\n");
+            for (String part : command) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                request.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+            }
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            String reply = in.readLine();
+            if (reply == null || reply.charAt(0) != ':') {
+                throw new IOException("unexpected reply to " + command[0] + ": " + reply);
+            }
+            return Long.parseLong(reply.substring(1));
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
+
+/**
+ * What the database alone can take: the backlog's rows (same ids as run.sh's backlog) written with the
+ * service's own schema and insert statement, in JDBC batches of the service's batch size, auto-commit on as in
+ * the service's pool, into a fresh H2 file database.
+ */
+final class JdbcBaseline {
+
+    private static final Pattern NAMED = Pattern.compile(":#(\\w+)");
+
+    static void run(String[] args) throws Exception {
+        String dbPath = args[0];
+        int rows = Integer.parseInt(args[1]);
+        int batchSize = Integer.parseInt(args[2]);
+        String schema = Files.readString(Path.of(args[3]));
+        String insert = Files.readString(Path.of(args[4]));
+        long voucherId = Long.parseLong(args[5]);
+
+        List<String> parameters = new ArrayList<>();
+        Matcher named = NAMED.matcher(statement(insert));
+        StringBuilder sql = new StringBuilder();
+        while (named.find()) {
+            parameters.add(named.group(1));
+            named.appendReplacement(sql, "?");
+        }
+        named.appendTail(sql);
+
+        try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dbPath, "sa", "")) {
+            try (Statement ddl = connection.createStatement()) {
+                for (String each : statement(schema).split(";")) {
+                    if (!each.isBlank()) {
+                        ddl.execute(each);
+                    }
+                }
+            }
+            OffsetDateTime createdAt = OffsetDateTime.ofInstant(Instant.now(), ZoneOffset.UTC);
+            long start = System.nanoTime();
+            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+                for (int i = 1; i <= rows; i++) {
+                    Map<String, Object> row = Map.of("orderId", Backlog.orderId(i), "voucherId", voucherId,
+                            "userId", (long) i, "createdAt", createdAt);
+                    for (int p = 0; p < parameters.size(); p++) {
+                        statement.setObject(p + 1, row.get(parameters.get(p)));
+                    }
+                    statement.addBatch();
+                    if (i % batchSize == 0 || i == rows) {
+                        statement.executeBatch();
+                    }
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            try (Statement count = connection.createStatement();
+                 ResultSet result = count.executeQuery("SELECT COUNT(*) FROM orders")) {
+                result.next();
+                if (result.getLong(1) != rows) {
+                    throw new IllegalStateException("baseline wrote " + result.getLong(1) + " rows, not " + rows);
+                }
+            }
+            Bench.print("jdbc_rows", rows);
+            Bench.print("jdbc_seconds", String.format(Locale.ROOT, "%.2f", seconds));
+            Bench.print("jdbc_rate", Bench.perSecond(rows / seconds));
+        }
+    }
+
+    /** The SQL without its comment lines. */
+    private static String statement(String text) {
+        StringBuilder sql = new StringBuilder();
+        for (String line : text.split("\n")) {
+            if (!line.strip().startsWith("--")) {
+                sql.append(line).append('\n');
+            }
+        }
+        return sql.toString();
+    }
+}
+
+/** The ids run.sh gives backlog orders: far above any Snowflake id the service hands out this century. */
+final class Backlog {
+    static final long FIRST_ORDER_ID = 8_000_000_000_000_000_000L;
+
+    static long orderId(long n) {
+        return FIRST_ORDER_ID + n;
+    }
+}
+
+/**
+ * The database after the run, against what the run accepted: the flash crowd's rows are exactly its accepted
+ * orders (one per buyer), and every voucher holds as many rows as Redis says it sold.
+ */
+final class Verify {
+
+    static void run(String[] args) throws Exception {
+        String url = args[0];
+        long flashVoucher = Long.parseLong(args[1]);
+        Set<String> accepted = new HashSet<>(Files.readAllLines(Path.of(args[2])));
+        accepted.removeIf(String::isBlank);
+        int mismatches = 0;
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            Set<String> rows = new HashSet<>();
+            Set<Long> buyers = new HashSet<>();
+            try (PreparedStatement query = connection.prepareStatement(
+                    "SELECT order_id, user_id FROM orders WHERE voucher_id = ?")) {
+                query.setLong(1, flashVoucher);
+                try (ResultSet result = query.executeQuery()) {
+                    while (result.next()) {
+                        rows.add(result.getLong(1) + "," + result.getLong(2));
+                        buyers.add(result.getLong(2));
+                    }
+                }
+            }
+            Set<String> missing = new HashSet<>(accepted);
+            missing.removeAll(rows);
+            Set<String> unexpected = new HashSet<>(rows);
+            unexpected.removeAll(accepted);
+            Bench.print("verify_flash_rows", rows.size());
+            Bench.print("verify_flash_buyers", buyers.size());
+            Bench.print("verify_flash_missing", missing.size());
+            Bench.print("verify_flash_unexpected", unexpected.size());
+            mismatches += missing.size() + unexpected.size() + (rows.size() - buyers.size());
+            for (int i = 3; i < args.length; i++) {
+                String[] pair = args[i].split("=");
+                long voucher = Long.parseLong(pair[0]);
+                long expected = Long.parseLong(pair[1]);
+                long found = count(connection, voucher);
+                Bench.print("verify_rows_" + voucher, found + "/" + expected);
+                if (found != expected) {
+                    mismatches++;
+                }
+            }
+        }
+        Bench.print("verify_mismatches", mismatches);
+    }
+
+    private static long count(Connection connection, long voucherId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT COUNT(*) FROM orders WHERE voucher_id = ?")) {
+            query.setLong(1, voucherId);
+            try (ResultSet result = query.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+}
