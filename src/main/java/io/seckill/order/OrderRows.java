@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
 
-/** Turns stream entries into the parameters of {@code sql/insert-order.sql}. */
+/**
+ * Turns stream entries into the parameters of {@code sql/insert-order.sql}, and a written row into the order as
+ * the API shows it (the event announcing it).
+ */
 @Component("orderRows")
 public class OrderRows {
 
@@ -28,6 +31,12 @@ public class OrderRows {
                 "userId", positive(entry, "userId"),
                 "createdAt", OffsetDateTime.ofInstant(Instant.ofEpochMilli(positive(entry, "acceptedAt")),
                         ZoneOffset.UTC));
+    }
+
+    /** A row {@link #fromEntry} made, once written: what {@code GET /api/orders/{orderId}} will answer. */
+    public OrderView written(Map<String, Object> row) {
+        return new OrderView(row.get("orderId").toString(), (Long) row.get("voucherId"), (Long) row.get("userId"),
+                OrderView.CREATED, ((OffsetDateTime) row.get("createdAt")).toInstant());
     }
 
     private static long positive(StreamEntry entry, String field) {

@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** The service's REST API as a buyer or an operator calls it: plain HTTP, answers as status + JSON. */
@@ -34,6 +36,19 @@ public class ApiClient {
             throw new IllegalStateException("Voucher not created: " + answer);
         }
         return answer.json().get("id").asLong();
+    }
+
+    /** Orders one unit for each buyer, each expected to be accepted; answers the order ids, in buyer order. */
+    public List<String> orderAccepted(long voucherId, long... buyers) {
+        List<String> orderIds = new ArrayList<>(buyers.length);
+        for (long buyer : buyers) {
+            Answer answer = order(voucherId, buyer);
+            if (answer.status() != 202) {
+                throw new IllegalStateException("Order of buyer " + buyer + " not accepted: " + answer);
+            }
+            orderIds.add(answer.json().get("orderId").asText());
+        }
+        return orderIds;
     }
 
     public Answer order(long voucherId, long userId) {
@@ -73,7 +88,7 @@ public class ApiClient {
     }
 
     /** An HTTP answer. */
-    public record Answer(int status, String body, Map<String, java.util.List<String>> headers) {
+    public record Answer(int status, String body, Map<String, List<String>> headers) {
 
         public JsonNode json() {
             try {

@@ -1,5 +1,6 @@
 package io.seckill.support;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,10 +32,7 @@ public class Stores {
 
     /** Every {@code seckill:*} key with its content, and every row of both tables. */
     public Snapshot snapshot() {
-        Map<String, Object> keys = new TreeMap<>();
-        try (Cursor<String> cursor = redis.scan(ScanOptions.scanOptions().match("seckill:*").count(1000).build())) {
-            cursor.forEachRemaining(key -> keys.put(key, content(key)));
-        }
+        Map<String, Object> keys = keys("seckill:*");
         // The order-id worker counter moves with each start, not with requests.
         keys.remove("seckill:order-id:workers");
         return new Snapshot(keys,
@@ -42,8 +40,34 @@ public class Stores {
                 jdbc.queryForList("SELECT * FROM orders ORDER BY order_id"));
     }
 
+    /** Every key matching the pattern (SCAN MATCH) with its content, for a test that keeps to its own prefix. */
+    public Map<String, Object> keys(String pattern) {
+        Map<String, Object> keys = new TreeMap<>();
+        try (Cursor<String> cursor = redis.scan(ScanOptions.scanOptions().match(pattern).count(1000).build())) {
+            cursor.forEachRemaining(key -> keys.put(key, content(key)));
+        }
+        return keys;
+    }
+
     public long orderRows(long voucherId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucherId);
+    }
+
+    /** order_id → the number of rows carrying it, for the voucher's orders. */
+    public Map<String, Long> rowsPerOrderId(long voucherId) {
+        Map<String, Long> rows = new TreeMap<>();
+        jdbc.query("SELECT order_id, COUNT(*) AS n FROM orders WHERE voucher_id = ? GROUP BY order_id",
+                rs -> {
+                    rows.put(Long.toString(rs.getLong("order_id")), rs.getLong("n"));
+                }, voucherId);
+        return rows;
+    }
+
+    /** What {@link #rowsPerOrderId} answers when each of these orders was written exactly once. */
+    public static Map<String, Long> eachOnce(Collection<String> orderIds) {
+        Map<String, Long> rows = new TreeMap<>();
+        orderIds.forEach(orderId -> rows.put(orderId, 1L));
+        return rows;
     }
 
     public long distinctBuyers(long voucherId) {

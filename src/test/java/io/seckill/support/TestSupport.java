@@ -1,5 +1,7 @@
 package io.seckill.support;
 
+import io.seckill.stream.RedisKeys;
+import io.seckill.stream.StreamProperties;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
@@ -7,7 +9,10 @@ import org.springframework.context.annotation.Lazy;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Beans the integration tests share: an HTTP client for the API and a snapshot of both stores. */
+/**
+ * Beans the integration tests share: an HTTP client for the API, a snapshot of both stores and a look into the
+ * orders streams.
+ */
 @TestConfiguration(proxyBeanMethods = false)
 public class TestSupport {
 
@@ -20,5 +25,10 @@ public class TestSupport {
     @Bean
     Stores stores(StringRedisTemplate redis, JdbcTemplate jdbc) {
         return new Stores(redis, jdbc);
+    }
+
+    @Bean
+    OrderStreams orderStreams(StringRedisTemplate redis, RedisKeys keys, StreamProperties stream) {
+        return new OrderStreams(redis, keys, stream);
     }
 }

@@ -1,0 +1,57 @@
+package io.seckill.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.seckill.stream.StreamEntry;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Stream entries into SQL parameters, and written rows into the order the API and the events show. */
+class OrderRowsTests {
+
+    private static final Map<String, String> FIELDS = Map.of("orderId", "117589295186841600", "voucherId", "3",
+            "userId", "7", "acceptedAt", "1795260808156");
+
+    private final OrderRows rows = new OrderRows();
+
+    @Test
+    void entryBecomesTheParametersOfInsertOrder() {
+        Map<String, Object> row = rows.fromEntry(entry(FIELDS));
+
+        assertThat(row).isEqualTo(Map.of("orderId", 117589295186841600L, "voucherId", 3L, "userId", 7L,
+                "createdAt", OffsetDateTime.ofInstant(Instant.ofEpochMilli(1795260808156L), ZoneOffset.UTC)));
+    }
+
+    @Test
+    void writtenRowIsTheOrderAsTheApiShowsIt() {
+        OrderView order = rows.written(rows.fromEntry(entry(FIELDS)));
+
+        assertThat(order).isEqualTo(new OrderView("117589295186841600", 3, 7, "CREATED",
+                Instant.ofEpochMilli(1795260808156L)));
+    }
+
+    @Test
+    void entryMissingAFieldOrWithABadNumberIsMalformed() {
+        for (String field : FIELDS.keySet()) {
+            Map<String, String> missing = new HashMap<>(FIELDS);
+            missing.remove(field);
+            assertThatThrownBy(() -> rows.fromEntry(entry(missing))).isInstanceOf(MalformedOrderException.class)
+                    .hasMessage("entry 1-0 has no " + field);
+            for (String bad : new String[] {"", "abc", "0", "-1", "1.5"}) {
+                Map<String, String> wrong = new HashMap<>(FIELDS);
+                wrong.put(field, bad);
+                assertThatThrownBy(() -> rows.fromEntry(entry(wrong))).isInstanceOf(MalformedOrderException.class)
+                        .hasMessage("entry 1-0 has a bad " + field + ": '" + bad + "'");
+            }
+        }
+    }
+
+    private static StreamEntry entry(Map<String, String> fields) {
+        return new StreamEntry("seckill:{s0}:orders", "1-0", fields);
+    }
+}
