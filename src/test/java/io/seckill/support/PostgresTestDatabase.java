@@ -44,10 +44,7 @@ public final class PostgresTestDatabase implements AutoCloseable {
         }
     }
 
-    /**
-     * The service's URL with this database in place of its own, keeping its parameters (the postgres profile's
-     * {@code reWriteBatchedInserts=true}), so tests run with what the profile ships.
-     */
+    /** The service's URL with this database in place of its own, keeping host, port and parameters. */
     public String in(String serviceUrl) {
         Matcher url = URL.matcher(serviceUrl);
         if (!url.matches()) {
