@@ -10,7 +10,6 @@ import io.seckill.support.FlashCrowd;
 import io.seckill.support.FlashCrowd.Outcome;
 import io.seckill.support.Invariants;
 import io.seckill.support.RedisClusterTestConfiguration;
-import io.seckill.support.Stores;
 import io.seckill.support.TestSupport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -56,9 +55,6 @@ class RedisClusterIntegrationTests {
 
     @Autowired
     ApiClient api;
-
-    @Autowired
-    Stores stores;
 
     @Autowired
     StringRedisTemplate redis;

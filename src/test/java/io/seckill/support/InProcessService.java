@@ -46,10 +46,6 @@ public final class InProcessService implements AutoCloseable {
         return api;
     }
 
-    public <T> T bean(Class<T> type) {
-        return context.getBean(type);
-    }
-
     /** A graceful stop: requests in flight finish, the stream consumers acknowledge the batch in hand. */
     @Override
     public void close() {
