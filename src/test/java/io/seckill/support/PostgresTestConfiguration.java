@@ -14,7 +14,7 @@ public class PostgresTestConfiguration {
         return PostgresTestDatabase.create();
     }
 
-    /** The postgres profile's URL and settings, with the test's database in place of the service's. */
+    /** The test's database in place of the postgres profile's, with the profile's URL parameters. */
     @Bean
     DynamicPropertyRegistrar postgresTestDatabaseProperties(PostgresTestDatabase database, Environment environment) {
         String url = database.in(environment.getRequiredProperty("spring.datasource.url"));

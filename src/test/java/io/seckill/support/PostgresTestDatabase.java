@@ -20,7 +20,7 @@ public final class PostgresTestDatabase implements AutoCloseable {
     private static final String USER = "postgres";
     private static final String MAINTENANCE_DATABASE = "postgres";
     private static final int CONNECT_TIMEOUT_SECONDS = 3;
-    private static final Pattern URL = Pattern.compile("(jdbc:postgresql://[^/]+/)[^?]*(.*)");
+    private static final Pattern URL = Pattern.compile("jdbc:postgresql://[^?]*(.*)");
 
     private final String name;
 
@@ -44,13 +44,13 @@ public final class PostgresTestDatabase implements AutoCloseable {
         }
     }
 
-    /** The service's URL with this database in place of its own, keeping host, port and parameters. */
+    /** This database, with the parameters of the service's URL. */
     public String in(String serviceUrl) {
         Matcher url = URL.matcher(serviceUrl);
         if (!url.matches()) {
             throw new IllegalArgumentException("Not a PostgreSQL JDBC URL: " + serviceUrl);
         }
-        return url.group(1) + name + url.group(2);
+        return SERVER + name + url.group(1);
     }
 
     /** Drops the database, ending whatever sessions still use it (PostgreSQL 13+). */
