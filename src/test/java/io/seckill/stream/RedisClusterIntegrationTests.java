@@ -1,0 +1,174 @@
+package io.seckill.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.seckill.Application;
+import io.seckill.deadletter.DeadLetters;
+import io.seckill.support.ApiClient;
+import io.seckill.support.FlashCrowd;
+import io.seckill.support.FlashCrowd.Outcome;
+import io.seckill.support.Invariants;
+import io.seckill.support.RedisClusterTestConfiguration;
+import io.seckill.support.TestSupport;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.camel.CamelContext;
+import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.stream.Consumer;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.StreamOffset;
+import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ActiveProfiles;
+
+/**
+ * The service on a three-master Redis Cluster with four shard streams: each voucher's keys and its shard's
+ * streams share one hash tag, so every script runs on the node that owns the tag, and the writer reads every
+ * shard wherever it lives.
+ */
+@CamelSpringBootTest
+@SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"seckill.redis.embedded=false", "seckill.stream.shards=" + RedisClusterIntegrationTests.SHARDS})
+@ActiveProfiles("test")
+@Import({TestSupport.class, RedisClusterTestConfiguration.class})
+@DirtiesContext
+class RedisClusterIntegrationTests {
+
+    static final int SHARDS = 4;
+    private static final Duration DRAINED = Duration.ofSeconds(60);
+
+    @Autowired
+    ApiClient api;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    RedisConnectionFactory connectionFactory;
+
+    @Autowired
+    RedisKeys keys;
+
+    @Autowired
+    DeadLetters deadLetters;
+
+    @Autowired
+    CamelContext camel;
+
+    @Test
+    void theShardStreamsLiveOnSeveralNodes() {
+        assertThat(keys.orderStreams()).hasSize(SHARDS);
+        try (RedisClusterConnection cluster = connectionFactory.getClusterConnection()) {
+            // CLUSTER NODES / CLUSTER KEYSLOT: which master owns each shard's tag
+            Set<RedisClusterNode> owners = keys.orderStreams().stream()
+                    .map(stream -> cluster.clusterGetNodeForKey(stream.getBytes(StandardCharsets.UTF_8)))
+                    .collect(Collectors.toSet());
+            assertThat(cluster.clusterGetNodes()).filteredOn(RedisClusterNode::isMaster).hasSize(3);
+            assertThat(owners).hasSizeGreaterThan(1);
+        }
+    }
+
+    @Test
+    void aFlashCrowdOverVouchersOnEveryShardKeepsTheContract() throws Exception {
+        int stock = 40;
+        List<Long> vouchers = new ArrayList<>();
+        for (int i = 0; i < SHARDS; i++) {
+            vouchers.add(api.createVoucher(stock));
+        }
+        assertThat(vouchers.stream().map(keys::ordersOf).distinct()).hasSize(SHARDS);
+
+        // 60 buyers for each 40 units, 20 of them twice: every voucher sells out, nobody gets two.
+        List<Outcome> outcomes = FlashCrowd.send(FlashCrowd.orders(vouchers, 60, 20), 8, api);
+
+        assertThat(outcomes).allSatisfy(outcome -> assertThat(outcome.status()).isIn(202, 409));
+        for (long voucher : vouchers) {
+            List<Outcome> accepted = outcomes.stream()
+                    .filter(o -> o.order().voucherId() == voucher && o.accepted()).toList();
+            assertThat(accepted).as("accepted for voucher %d", voucher).hasSize(stock);
+            assertThat(accepted.stream().map(o -> o.order().userId()).distinct()).hasSize(stock);
+        }
+        assertThat(outcomes.stream().filter(o -> !o.accepted()).map(Outcome::code).distinct())
+                .containsOnly("SOLD_OUT", "ALREADY_ORDERED");
+
+        awaitEveryShardDrained();
+        Invariants invariants = new Invariants(redis, jdbc, keys);
+        for (long voucher : vouchers) {
+            Invariants.Ledger ledger = invariants.assertHold(voucher, stock);
+            assertThat(ledger.rows()).isEqualTo(stock);
+            assertThat(ledger.remaining()).isZero();
+        }
+    }
+
+    @Test
+    void entriesAVanishedConsumerHeldAreClaimedOnTheirNode() throws Exception {
+        long voucher = api.createVoucher(5);
+        String stream = keys.ordersOf(voucher);
+
+        camel.getRouteController().stopRoute("order-writer");
+        String orderId;
+        try {
+            orderId = api.order(voucher, 7).json().get("orderId").asText();
+            // XREADGROUP as another instance that then disappears without acknowledging
+            List<MapRecord<String, Object, Object>> taken = redis.opsForStream().read(
+                    Consumer.from("order-writers", "vanished-instance"), StreamReadOptions.empty().count(10),
+                    StreamOffset.create(stream, ReadOffset.lastConsumed()));
+            assertThat(taken).hasSize(1);
+            assertThat(redis.opsForStream().pending(stream, "order-writers").getTotalPendingMessages()).isEqualTo(1);
+        } finally {
+            camel.getRouteController().startRoute("order-writer");
+        }
+
+        // XAUTOCLAIM by the pending sweeper, through Lettuce's cluster connection, once the entry is idle
+        await().atMost(DRAINED).until(() -> api.get("/api/orders/" + orderId).status() == 200);
+        awaitEveryShardDrained();
+        new Invariants(redis, jdbc, keys).assertHold(voucher, 5);
+    }
+
+    @Test
+    void deadLettersMoveAndReplayWithinTheirShard() {
+        String stream = keys.orderStreams().get(SHARDS - 1);
+        // XADD an entry that can never be an order (no userId): written one by one, it is dead-lettered
+        redis.opsForStream().add(stream, Map.of("orderId", "123", "voucherId", Long.toString(SHARDS - 1),
+                "acceptedAt", Long.toString(System.currentTimeMillis())));
+        await().atMost(DRAINED).until(() -> deadLetters.count() == 1);
+        awaitEveryShardDrained();
+        String first = deadLetters.list(10).get(0).id();
+        assertThat(redis.opsForStream().size(keys.deadLettersOf(stream))).isEqualTo(1);
+
+        // replayDeadLetter-2 puts it back on its stream; it fails again and comes back as a new dead letter
+        assertThat(deadLetters.replay(first)).isPresent();
+        await().atMost(DRAINED).until(() -> deadLetters.count() == 1 && !deadLetters.list(1).get(0).id().equals(first));
+        assertThat(deadLetters.discard(deadLetters.list(1).get(0).id())).isTrue();
+        assertThat(deadLetters.count()).isZero();
+    }
+
+    /** XLEN and XPENDING of every shard stream: all written and acknowledged (the writer deletes what it acks). */
+    private void awaitEveryShardDrained() {
+        await().atMost(DRAINED).untilAsserted(() -> {
+            for (String stream : keys.orderStreams()) {
+                assertThat(redis.opsForStream().size(stream)).as("XLEN %s", stream).isZero();
+                assertThat(redis.opsForStream().pending(stream, "order-writers").getTotalPendingMessages())
+                        .as("XPENDING %s", stream).isZero();
+            }
+        });
+    }
+}

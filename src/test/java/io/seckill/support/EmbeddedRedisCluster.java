@@ -1,0 +1,57 @@
+package io.seckill.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import redis.embedded.RedisShardedCluster;
+import redis.embedded.core.RedisServerBuilder;
+
+/**
+ * A real Redis Cluster of three masters (no replicas) from the embedded-redis jar, on free ports: the library
+ * starts the servers with {@code cluster-enabled yes}, splits the 16384 slots between them (CLUSTER ADDSLOTS),
+ * joins them (CLUSTER MEET) and waits until the cluster answers.
+ */
+public final class EmbeddedRedisCluster implements AutoCloseable {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final RedisShardedCluster cluster;
+
+    private EmbeddedRedisCluster(RedisShardedCluster cluster) {
+        this.cluster = cluster;
+    }
+
+    public static EmbeddedRedisCluster start() {
+        try {
+            // Each node keeps its cluster state file (nodes-main-<port>.conf) here, away from other runs'.
+            Path dir = Files.createDirectories(Path.of("target", "test-data", "redis-cluster-" + UUID.randomUUID())
+                    .toAbsolutePath());
+            RedisShardedCluster cluster = RedisShardedCluster.newRedisCluster()
+                    .withServerBuilder(new RedisServerBuilder().setting("dir " + dir).setting("save \"\""))
+                    .ephemeralServers()
+                    .shard("a", 0)
+                    .shard("b", 0)
+                    .shard("c", 0)
+                    .initializationTimeout(READY_TIMEOUT)
+                    .build();
+            cluster.start();
+            return new EmbeddedRedisCluster(cluster);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Embedded Redis Cluster did not start", e);
+        }
+    }
+
+    /** For {@code spring.data.redis.cluster.nodes}. */
+    public String nodes() {
+        return cluster.serverPorts().stream().map(port -> "127.0.0.1:" + port).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public void close() throws IOException {
+        cluster.stop();
+    }
+}
