@@ -21,9 +21,9 @@ import org.springframework.stereotype.Component;
 /**
  * How far the order writers are behind, read from Redis for the gauges and the readiness check. One reading costs
  * three O(1) commands per shard (XLEN, XPENDING summary, XLEN of the dead letters), sent together as one pipelined
- * round; it is kept for {@code seckill.metrics.backlog-refresh}, so however often Prometheus scrapes and probes
- * probe, Redis is asked at most once per interval. A failed reading is kept as long, so an unreachable Redis is
- * not hammered either.
+ * round; it is kept for {@code seckill.metrics.backlog-refresh}, so however often Prometheus scrapes and the
+ * readiness probe asks, Redis is asked at most once per interval. A failed reading is kept as long, so an
+ * unreachable Redis is not hammered either. Ages compare the Redis clock (the entry id) with this JVM's.
  */
 @Component
 public class StreamBacklog {
