@@ -3,6 +3,7 @@ package io.seckill.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePropertyKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -17,9 +18,11 @@ public class ProblemResponses {
     private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
 
     private final ObjectMapper json;
+    private final AdmissionMetrics admissions;
 
-    public ProblemResponses(ObjectMapper json) {
+    public ProblemResponses(ObjectMapper json, AdmissionMetrics admissions) {
         this.json = json;
+        this.admissions = admissions;
     }
 
     public void respond(Exchange exchange) throws JsonProcessingException {
@@ -35,6 +38,8 @@ public class ProblemResponses {
             log.error("Request {} failed", path, failure);
             problem = Problem.of(ProblemCode.INTERNAL_ERROR, "The request could not be processed", path);
         }
+        admissions.answered(exchange.getProperty(ExchangePropertyKey.FAILURE_ROUTE_ID, String.class),
+                ProblemCode.valueOf(problem.code()));
         write(exchange, problem);
     }
 

@@ -74,6 +74,23 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the server again after {@link #close()}, on the same port and data directory, as a restarted Redis
+     * would come back: an outage drill (the health tests use it). Clients reconnect on their own.
+     */
+    public void restart() {
+        try {
+            server.start();
+            log.info("Embedded Redis listening again on 127.0.0.1:{}, data in {}", port, dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Embedded Redis did not restart in " + dataDir, e);
+        }
+    }
+
+    public boolean isRunning() {
+        return server.isActive();
+    }
+
     /** A redis-server left by a killed JVM still holds the data directory: let it save and exit. */
     private static void stopOrphan(Path pidFile) throws IOException {
         if (!Files.exists(pidFile)) {

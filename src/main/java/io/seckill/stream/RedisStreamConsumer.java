@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.Exchange;
@@ -36,12 +38,26 @@ class RedisStreamConsumer extends DefaultConsumer {
     public static final String STREAM_HEADER = "SeckillStream";
 
     private final RedisStreamEndpoint endpoint;
+    /** Stream → why its last read failed; an entry lives until the next good read (the health check shows it). */
+    private final Map<String, String> readFailures = new ConcurrentHashMap<>();
     private volatile boolean polling;
     private ExecutorService executor;
 
     RedisStreamConsumer(RedisStreamEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
         this.endpoint = endpoint;
+    }
+
+    @Override
+    protected void doInit() throws Exception {
+        super.doInit();
+        RedisStreamHealthCheck check = new RedisStreamHealthCheck(this, endpoint);
+        check.setCamelContext(endpoint.getCamelContext());
+        setHealthCheck(check);
+    }
+
+    Map<String, String> readFailures() {
+        return new TreeMap<>(readFailures);
     }
 
     @Override
@@ -92,6 +108,7 @@ class RedisStreamConsumer extends DefaultConsumer {
                 // XREADGROUP GROUP g c COUNT n [BLOCK ms] STREAMS key 0|>
                 List<ByteRecord> records = connection.streamCommands().xReadGroup(consumer, options,
                         StreamOffset.create(key, ownPending ? ReadOffset.from(offset) : ReadOffset.lastConsumed()));
+                readFailures.remove(stream);
                 if (records == null || records.isEmpty()) {
                     if (ownPending) {
                         offset = NEW_ENTRIES;
@@ -111,6 +128,7 @@ class RedisStreamConsumer extends DefaultConsumer {
                 }
                 log.warn("Stream {}: reading failed ({}); retrying in {} ms", stream, e.getMessage(),
                         endpoint.getReconnectDelayMillis());
+                readFailures.put(stream, String.valueOf(e.getMessage()));
                 connection = close(connection);
                 pause(endpoint.getReconnectDelayMillis());
             }

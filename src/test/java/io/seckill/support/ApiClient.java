@@ -68,6 +68,15 @@ public class ApiClient {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
+    /** A scrape of the service's metrics, as Prometheus reads them. */
+    public Prometheus prometheus() {
+        Answer answer = get("/actuator/prometheus");
+        if (answer.status() != 200) {
+            throw new IllegalStateException("No metrics: " + answer);
+        }
+        return Prometheus.parse(answer.body());
+    }
+
     public Answer post(String path, String json) {
         return send(HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json")

@@ -1,0 +1,58 @@
+package io.seckill.api;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+
+/**
+ * Counter {@code seckill.admissions}, tag {@code outcome}: every answer to an order, once. The admission bean counts
+ * the orders it accepted; every refusal, whether the admission script decided it (sold_out, already_ordered,
+ * not_started, ended, voucher_not_found) or a step before it (bad_request, rate_limited), reaches the buyer as a
+ * problem of the route {@value #ROUTE_ID} and is counted by {@link ProblemResponses}, by its code.
+ */
+@Component
+public class AdmissionMetrics {
+
+    /** The route that answers {@code POST /api/vouchers/{id}/orders} ({@code routes/order-api.camel.yaml}). */
+    public static final String ROUTE_ID = "place-order";
+
+    private static final String NAME = "seckill.admissions";
+    private static final String DESCRIPTION = "Answers to orders, by outcome";
+    /** Exported from the start at 0, so alerts on their rates work before the first case. */
+    private static final List<ProblemCode> EXPECTED = List.of(ProblemCode.BAD_REQUEST, ProblemCode.VOUCHER_NOT_FOUND,
+            ProblemCode.NOT_STARTED, ProblemCode.ENDED, ProblemCode.SOLD_OUT, ProblemCode.ALREADY_ORDERED,
+            ProblemCode.RATE_LIMITED);
+
+    private final MeterRegistry registry;
+    private final Counter accepted;
+    private final Map<ProblemCode, Counter> refused = new EnumMap<>(ProblemCode.class);
+
+    public AdmissionMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.accepted = counter("accepted");
+        EXPECTED.forEach(this::refusedCounter);
+    }
+
+    public void accepted() {
+        accepted.increment();
+    }
+
+    /** A problem answered by an API route; counted when that route is the order intake. */
+    public void answered(String routeId, ProblemCode code) {
+        if (ROUTE_ID.equals(routeId)) {
+            refusedCounter(code).increment();
+        }
+    }
+
+    private synchronized Counter refusedCounter(ProblemCode code) {
+        return refused.computeIfAbsent(code, c -> counter(c.name().toLowerCase(Locale.ROOT)));
+    }
+
+    private Counter counter(String outcome) {
+        return Counter.builder(NAME).description(DESCRIPTION).tag("outcome", outcome).register(registry);
+    }
+}
