@@ -1,57 +1,60 @@
 package io.seckill.config;
 
+import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.embedded.RedisServer;
+import redis.embedded.core.ExecutableProvider;
 
 /**
- * A real redis-server from the embedded-redis jar, keeping an append-only file (fsync every second) in its data
- * directory. A JVM killed with SIGKILL leaves its redis-server running; the next start finds it through the
- * pid file and shuts it down (it saves on SIGTERM) before starting a fresh one on the same data.
+ * A real redis-server, the binary the embedded-redis jar ships, keeping an append-only file (fsync every second)
+ * in its data directory.
+ *
+ * <p>The process is started and stopped here rather than by the library's RedisServer, whose JVM shutdown hook
+ * kills redis-server while Spring is still shutting down gracefully (Camel acknowledging its last batch). Here it
+ * stops when its bean is destroyed, after everything that uses Redis, with SIGTERM: it finishes its
+ * append-only file and exits. A JVM killed with SIGKILL leaves it running; the next start finds it through the
+ * pid file and stops it the same way before starting a fresh one on the same data.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
-    private static final Duration ORPHAN_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final String READY = "eady to accept connections";
 
-    private final RedisServer server;
     private final int port;
     private final Path dataDir;
+    private final Path pidFile;
+    private Process process;
 
-    private EmbeddedRedis(RedisServer server, int port, Path dataDir) {
-        this.server = server;
+    private EmbeddedRedis(int port, Path dataDir) {
         this.port = port;
         this.dataDir = dataDir;
+        this.pidFile = dataDir.resolve("redis.pid");
     }
 
     public static EmbeddedRedis start(int requestedPort, Path dataDir) {
         try {
-            Path dir = dataDir.toAbsolutePath();
+            Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
-            Path pidFile = dir.resolve("redis.pid");
-            stopOrphan(pidFile);
-            int port = requestedPort == 0 ? freePort() : requestedPort;
-            RedisServer server = RedisServer.newRedisServer()
-                    .port(port)
-                    .bind("127.0.0.1")
-                    .setting("dir " + dir)
-                    .setting("pidfile " + pidFile)
-                    .setting("appendonly yes")
-                    .setting("appendfsync everysec")
-                    .setting("save \"\"")
-                    .onShutdownForceStop(true)
-                    .build();
-            server.start();
-            log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}", port, dir);
-            return new EmbeddedRedis(server, port, dir);
+            EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir);
+            stopOrphan(redis.pidFile);
+            redis.launch();
+            log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}", redis.port, dir);
+            return redis;
         } catch (IOException e) {
             throw new UncheckedIOException("Embedded Redis did not start in " + dataDir, e);
         }
@@ -65,30 +68,87 @@ public final class EmbeddedRedis implements AutoCloseable {
         return dataDir;
     }
 
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
     @Override
-    public void close() {
-        try {
-            server.stop();
-        } catch (IOException e) {
-            log.warn("Embedded Redis did not stop cleanly", e);
+    public synchronized void close() {
+        if (process == null) {
+            return;
         }
+        stop(process.toHandle());
+        process = null;
     }
 
     /**
      * Starts the server again after {@link #close()}, on the same port and data directory, as a restarted Redis
      * would come back: an outage drill (the health tests use it). Clients reconnect on their own.
      */
-    public void restart() {
+    public synchronized void restart() {
         try {
-            server.start();
+            launch();
             log.info("Embedded Redis listening again on 127.0.0.1:{}, data in {}", port, dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException("Embedded Redis did not restart in " + dataDir, e);
         }
     }
 
-    public boolean isRunning() {
-        return server.isActive();
+    private synchronized void launch() throws IOException {
+        File binary = ExecutableProvider.newJarResourceProvider().get();
+        List<String> command = List.of(binary.getAbsolutePath(),
+                "--port", Integer.toString(port),
+                "--bind", "127.0.0.1",
+                "--dir", dataDir.toString(),
+                "--pidfile", pidFile.toString(),
+                "--appendonly", "yes",
+                "--appendfsync", "everysec",
+                "--save", "");
+        Process started = new ProcessBuilder(command).redirectErrorStream(true).start();
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread output = new Thread(() -> follow(started, ready), "embedded-redis-" + port);
+        output.setDaemon(true);
+        output.start();
+        try {
+            if (!ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IOException("redis-server exited before it was ready (exit " + started.waitFor() + ")");
+            }
+        } catch (IOException e) {
+            started.destroyForcibly();
+            throw e;
+        } catch (Exception e) {
+            started.destroyForcibly();
+            throw new IOException("redis-server was not ready within " + START_TIMEOUT, e);
+        }
+        process = started;
+    }
+
+    /** Reads the server's output to the end (so it never blocks on a full pipe), noting when it is ready. */
+    private static void follow(Process process, CompletableFuture<Boolean> ready) {
+        try (BufferedReader lines = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                log.debug("redis-server: {}", line);
+                if (line.contains(READY)) {
+                    ready.complete(true);
+                }
+            }
+        } catch (IOException e) {
+            log.debug("redis-server output closed", e);
+        }
+        ready.complete(false);
+    }
+
+    /** SIGTERM: Redis flushes its append-only file and exits; SIGKILL only if it does not within the timeout. */
+    private static void stop(ProcessHandle process) {
+        process.destroy();
+        try {
+            process.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            log.warn("redis-server {} did not stop within {}; killing it", process.pid(), STOP_TIMEOUT);
+            process.destroyForcibly();
+        }
     }
 
     /** A redis-server left by a killed JVM still holds the data directory: let it save and exit. */
@@ -99,14 +159,8 @@ public final class EmbeddedRedis implements AutoCloseable {
         Optional<ProcessHandle> orphan = readPid(pidFile).flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.contains("redis-server")).orElse(false));
         if (orphan.isPresent()) {
-            ProcessHandle process = orphan.get();
-            log.warn("Stopping redis-server {} left behind by an earlier run", process.pid());
-            process.destroy();
-            try {
-                process.onExit().get(ORPHAN_SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                process.destroyForcibly();
-            }
+            log.warn("Stopping redis-server {} left behind by an earlier run", orphan.get().pid());
+            stop(orphan.get());
         }
         Files.deleteIfExists(pidFile);
     }
