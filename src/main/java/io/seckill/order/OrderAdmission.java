@@ -1,26 +1,24 @@
 package io.seckill.order;
 
 import io.seckill.api.ApiException;
-import io.seckill.api.RequestIds;
 import org.springframework.stereotype.Component;
 
-/** Admits one buyer's order for one voucher: validates the ids, runs the admission script, names the outcome. */
+/**
+ * Admits one buyer's order for one voucher: runs the admission script, names the outcome. The ids were checked
+ * by the route (io.seckill.api.RequestIds) before any rate limit or script.
+ */
 @Component("orderAdmission")
 public class OrderAdmission {
 
-    private final RequestIds requestIds;
     private final OrderIdGenerator orderIds;
     private final AdmitOrderScript admitOrder;
 
-    public OrderAdmission(RequestIds requestIds, OrderIdGenerator orderIds, AdmitOrderScript admitOrder) {
-        this.requestIds = requestIds;
+    public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder) {
         this.orderIds = orderIds;
         this.admitOrder = admitOrder;
     }
 
-    public OrderAccepted admit(String voucherIdText, String userIdText) {
-        long voucherId = requestIds.positive(voucherIdText, "voucher id");
-        long userId = requestIds.positive(userIdText, "X-User-Id");
+    public OrderAccepted admit(long voucherId, long userId) {
         long orderId = orderIds.next();
         AdmissionOutcome outcome = admitOrder.admit(voucherId, userId, orderId);
         if (outcome != AdmissionOutcome.ACCEPTED) {

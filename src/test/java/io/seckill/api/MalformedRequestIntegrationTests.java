@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.Stores;
-import io.seckill.support.SeckillIntegrationTest;
+import io.seckill.support.WithRateLimits;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -19,9 +19,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Every endpoint, sent what it must refuse: each answer is problem+json with the right status and code, a detail
- * that names what is wrong, no internals, and Redis and the database exactly as they were.
+ * that names what is wrong, no internals, and Redis and the database exactly as they were. Rate limits are on, so
+ * this also shows a refused request costs no rate-limit token (every seckill:* key is compared).
  */
-@SeckillIntegrationTest
+@WithRateLimits
 class MalformedRequestIntegrationTests {
 
     private static final String JSON = "application/json";
