@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -16,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * type or Accept the API does not serve (415, 406) — Spring MVC decides those while matching the platform-http
  * mappings and calls {@code sendError} —, a body over the limit (413, {@link BodySizeLimit}), and requests Tomcat
  * rejects before any servlet sees them (a malformed request line, URL or header: 400; an unknown HTTP version:
- * 505). Details are composed here from the request, never taken from an exception, so no answer carries a stack
- * trace or a class name.
+ * 505), and an exception that escaped a route, which platform-http answers 500 with an empty body. Details are
+ * composed here from the request, never taken from an exception, so no answer carries a stack trace or a class
+ * name.
  */
 public class ProblemReportValve extends ErrorReportValve {
 
@@ -36,7 +38,15 @@ public class ProblemReportValve extends ErrorReportValve {
     @Override
     protected void report(Request request, Response response, Throwable failure) {
         int status = response.getStatus();
-        if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
+        if (status < 400 || response.getContentWritten() > 0) {
+            return;
+        }
+        // An error status someone set without a body (platform-http does so for an exception that escaped a
+        // route) is reported like one raised with sendError.
+        if (!response.isError()) {
+            response.setError();
+        }
+        if (!response.setErrorReported()) {
             return;
         }
         if (failure != null) {
@@ -48,6 +58,7 @@ public class ProblemReportValve extends ErrorReportValve {
             String body = json.writeValueAsString(problem);
             response.setContentType(Problem.MEDIA_TYPE);
             response.setCharacterEncoding("UTF-8");
+            response.setContentLength(body.getBytes(StandardCharsets.UTF_8).length);
             Writer writer = response.getReporter();
             if (writer != null) {
                 writer.write(body);

@@ -10,7 +10,7 @@ import org.springframework.test.context.TestPropertySource;
  * The whole service with both rate limits on (the test profile has them off), small enough to reach in a few
  * requests and slow to refill, so a drained bucket stays drained for seconds: per buyer 3 at once, one more every
  * 4 s; per address 10 at once, one more every 5 s. 127.0.0.1 (where the tests' HttpClient calls from) and
- * 10.0.0.0/8 are trusted proxies; 127.0.0.2 is not. Classes with this annotation share one Spring context.
+ * 10.0.0.0/8 are trusted proxies; 127.0.0.2 is not.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
