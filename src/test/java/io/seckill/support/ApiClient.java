@@ -2,6 +2,7 @@ package io.seckill.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,10 +121,10 @@ public class ApiClient {
             headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
                     .add(lines[i].substring(colon + 1).trim());
         }
-        byte[] body = java.util.Arrays.copyOfRange(response, headersEnd + 4, response.length);
+        byte[] body = Arrays.copyOfRange(response, headersEnd + 4, response.length);
         Answer head = new Answer(status, "", headers);
         if ("chunked".equalsIgnoreCase(head.header("Transfer-Encoding"))) {
-            body = dechunk(new java.io.ByteArrayInputStream(body));
+            body = dechunk(new ByteArrayInputStream(body));
         }
         return new Answer(status, new String(body, StandardCharsets.UTF_8), headers);
     }
@@ -147,7 +149,7 @@ public class ApiClient {
     }
 
     /** An HTTP answer. */
-    public record Answer(int status, String body, Map<String, java.util.List<String>> headers) {
+    public record Answer(int status, String body, Map<String, List<String>> headers) {
 
         public JsonNode json() {
             try {
