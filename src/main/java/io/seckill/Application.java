@@ -2,10 +2,16 @@ package io.seckill;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.web.servlet.error.ErrorMvcAutoConfiguration;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
-/** The flash-sale order pipeline: REST intake on Redis, a stream consumer writing orders to the database. */
-@SpringBootApplication
+/**
+ * The flash-sale order pipeline: REST intake on Redis, a stream consumer writing orders to the database.
+ *
+ * <p>Spring Boot's {@code /error} page is left out: errors the web stack raises itself are answered as
+ * problem+json by {@link io.seckill.api.ProblemReportValve}.
+ */
+@SpringBootApplication(exclude = ErrorMvcAutoConfiguration.class)
 @ConfigurationPropertiesScan
 public class Application {
 

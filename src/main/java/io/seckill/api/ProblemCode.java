@@ -18,6 +18,12 @@ public enum ProblemCode {
     INTERNAL_ERROR(500, "Internal error"),
     UNAVAILABLE(503, "Service unavailable");
 
+    /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */
+    private static final ProblemCode[] GENERIC = {
+        BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE,
+        RATE_LIMITED, INTERNAL_ERROR, UNAVAILABLE
+    };
+
     private final int status;
     private final String title;
 
@@ -32,5 +38,19 @@ public enum ProblemCode {
 
     public String title() {
         return title;
+    }
+
+    /**
+     * The code of an error status the web stack answered on its own (Spring MVC, Tomcat). A status the contract
+     * does not name is BAD_REQUEST, but for a 5xx that is our fault: Tomcat answers 501 (unknown transfer coding)
+     * and 505 (unknown HTTP version) to requests it cannot read, which is the client's.
+     */
+    public static ProblemCode forStatus(int status) {
+        for (ProblemCode code : GENERIC) {
+            if (code.status == status) {
+                return code;
+            }
+        }
+        return status >= 500 && status != 501 && status != 505 ? INTERNAL_ERROR : BAD_REQUEST;
     }
 }

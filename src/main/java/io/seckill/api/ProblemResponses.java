@@ -29,7 +29,8 @@ public class ProblemResponses {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         String path = exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class);
         Problem problem;
-        if (failure instanceof ApiException api) {
+        ApiException api = apiException(failure);
+        if (api != null) {
             problem = Problem.of(api.code(), api.getMessage(), path);
             if (api.retryAfterSeconds() != null) {
                 exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
@@ -41,6 +42,16 @@ public class ProblemResponses {
         admissions.answered(exchange.getProperty(ExchangePropertyKey.FAILURE_ROUTE_ID, String.class),
                 ProblemCode.valueOf(problem.code()));
         write(exchange, problem);
+    }
+
+    /** Camel wraps what a bean throws from an expression (a {@code method:} variable, say): look inside. */
+    private static ApiException apiException(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ApiException api) {
+                return api;
+            }
+        }
+        return null;
     }
 
     public void write(Exchange exchange, Problem problem) throws JsonProcessingException {

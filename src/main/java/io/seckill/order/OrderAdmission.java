@@ -2,32 +2,27 @@ package io.seckill.order;
 
 import io.seckill.api.AdmissionMetrics;
 import io.seckill.api.ApiException;
-import io.seckill.api.RequestIds;
 import org.springframework.stereotype.Component;
 
 /**
- * Admits one buyer's order for one voucher: validates the ids, runs the admission script, names the outcome and
- * counts an acceptance (refusals are counted where they are answered, {@link AdmissionMetrics}).
+ * Admits one buyer's order for one voucher: runs the admission script, names the outcome and counts an acceptance
+ * (refusals are counted where they are answered, {@link AdmissionMetrics}). The ids were checked by the route
+ * (io.seckill.api.RequestIds) before any rate limit or script.
  */
 @Component("orderAdmission")
 public class OrderAdmission {
 
-    private final RequestIds requestIds;
     private final OrderIdGenerator orderIds;
     private final AdmitOrderScript admitOrder;
     private final AdmissionMetrics metrics;
 
-    public OrderAdmission(RequestIds requestIds, OrderIdGenerator orderIds, AdmitOrderScript admitOrder,
-            AdmissionMetrics metrics) {
-        this.requestIds = requestIds;
+    public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, AdmissionMetrics metrics) {
         this.orderIds = orderIds;
         this.admitOrder = admitOrder;
         this.metrics = metrics;
     }
 
-    public OrderAccepted admit(String voucherIdText, String userIdText) {
-        long voucherId = requestIds.positive(voucherIdText, "voucher id");
-        long userId = requestIds.positive(userIdText, "X-User-Id");
+    public OrderAccepted admit(long voucherId, long userId) {
         long orderId = orderIds.next();
         AdmissionOutcome outcome = admitOrder.admit(voucherId, userId, orderId);
         if (outcome != AdmissionOutcome.ACCEPTED) {

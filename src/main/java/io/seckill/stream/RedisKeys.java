@@ -49,6 +49,11 @@ public class RedisKeys {
         return orderStreams().stream().map(this::deadLettersOf).toList();
     }
 
+    /** A rate-limit bucket, with a hash tag of its own so buckets spread over a cluster's slots. */
+    public String rateLimit(String kind, String subject) {
+        return PREFIX + "rate-limit:{" + kind + ":" + subject + "}";
+    }
+
     private String tag(long voucherId) {
         return PREFIX + "{s" + Math.floorMod(voucherId, shards) + "}";
     }

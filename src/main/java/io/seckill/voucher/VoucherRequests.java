@@ -2,7 +2,9 @@ package io.seckill.voucher;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.seckill.api.ApiException;
 import java.time.Clock;
 import java.time.Instant;
@@ -24,8 +26,12 @@ public class VoucherRequests {
     static final int MAX_TITLE_LENGTH = 200;
     static final int MAX_STOCK = 10_000_000;
     private static final Set<String> FIELDS = Set.of("title", "stock", "beginAt", "endAt");
+    /** Redis keeps the window in epoch milliseconds and the database in TIMESTAMP: dates stay in a sane range. */
+    static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+    static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
 
-    private final ObjectMapper json;
+    /** One JSON value and nothing after it: {@code {...} trailing} is not a body. */
+    private final ObjectReader json;
     private final Clock clock;
 
     @Autowired
@@ -34,7 +40,7 @@ public class VoucherRequests {
     }
 
     VoucherRequests(ObjectMapper json, Clock clock) {
-        this.json = json;
+        this.json = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.clock = clock;
     }
 
@@ -70,8 +76,8 @@ public class VoucherRequests {
         try {
             return json.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("The body is not valid JSON (line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ")");
+            throw ApiException.badRequest("The body is not one valid JSON value" + (e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
         }
     }
 
@@ -86,8 +92,11 @@ public class VoucherRequests {
         if (title.isEmpty()) {
             throw ApiException.badRequest("title must not be empty");
         }
-        if (title.codePointCount(0, title.length()) > MAX_TITLE_LENGTH) {
-            throw ApiException.badRequest("title must be at most " + MAX_TITLE_LENGTH + " characters");
+        // Counted as H2 counts VARCHAR(200), in UTF-16 units: a 200-emoji title would pass a code-point count and
+        // fail the insert.
+        if (title.length() > MAX_TITLE_LENGTH) {
+            throw ApiException.badRequest("title must be at most " + MAX_TITLE_LENGTH + " characters (an emoji or "
+                    + "another character beyond the Basic Multilingual Plane counts as two)");
         }
         return title;
     }
@@ -113,13 +122,18 @@ public class VoucherRequests {
             throw ApiException.badRequest(field + " must be an ISO-8601 date-time string such as "
                     + "2026-11-21T10:00:00Z");
         }
+        Instant instant;
         try {
             // Redis keeps the window in milliseconds: so does everything else.
-            return OffsetDateTime.parse(node.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
+            instant = OffsetDateTime.parse(node.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
         } catch (DateTimeParseException e) {
             throw ApiException.badRequest(field + " is not an ISO-8601 date-time with an offset, such as "
                     + "2026-11-21T10:00:00Z: '" + abbreviate(node.asText()) + "'");
         }
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw ApiException.badRequest(field + " must be between " + EARLIEST + " and " + LATEST);
+        }
+        return instant;
     }
 
     private static String abbreviate(String value) {

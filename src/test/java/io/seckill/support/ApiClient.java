@@ -2,14 +2,22 @@ package io.seckill.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -93,6 +101,72 @@ public class ApiClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Sends the bytes as they are, which HttpClient would refuse (a malformed request line, a header it will not
+     * send), from {@code localAddress} when given (any 127.x.y.z works on loopback); reads the answer until the
+     * server closes the connection, so the request should say {@code Connection: close}.
+     */
+    public Answer raw(String request, String localAddress) {
+        URI uri = URI.create(base);
+        try (Socket socket = new Socket()) {
+            if (localAddress != null) {
+                socket.bind(new InetSocketAddress(localAddress, 0));
+            }
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 5000);
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return parse(socket.getInputStream().readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Answer raw(String request) {
+        return raw(request, null);
+    }
+
+    private static Answer parse(byte[] response) throws IOException {
+        String text = new String(response, StandardCharsets.ISO_8859_1);
+        int headersEnd = text.indexOf("\r\n\r\n");
+        if (headersEnd < 0) {
+            throw new IOException("No complete HTTP answer: " + text);
+        }
+        String[] lines = text.substring(0, headersEnd).split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
+                    .add(lines[i].substring(colon + 1).trim());
+        }
+        byte[] body = Arrays.copyOfRange(response, headersEnd + 4, response.length);
+        Answer head = new Answer(status, "", headers);
+        if ("chunked".equalsIgnoreCase(head.header("Transfer-Encoding"))) {
+            body = dechunk(new ByteArrayInputStream(body));
+        }
+        return new Answer(status, new String(body, StandardCharsets.UTF_8), headers);
+    }
+
+    private static byte[] dechunk(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        while (true) {
+            StringBuilder sizeLine = new StringBuilder();
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new IOException("Chunked body cut short");
+                }
+                sizeLine.append((char) c);
+            }
+            int size = Integer.parseInt(sizeLine.toString().trim().split(";")[0], 16);
+            if (size == 0) {
+                return out.toByteArray();
+            }
+            out.write(in.readNBytes(size));
+            in.readNBytes(2);
         }
     }
 

@@ -39,7 +39,8 @@ class VoucherRequestsTests {
 
     @Test
     void stockAndTitleAtTheirLimitsAreAccepted() {
-        String title = "🎟".repeat(VoucherRequests.MAX_TITLE_LENGTH);
+        // The database counts UTF-16 units: an emoji is two of the 200.
+        String title = "🎟".repeat(VoucherRequests.MAX_TITLE_LENGTH / 2);
 
         VoucherRequest request = requests.parse("{\"title\":\"" + title + "\",\"stock\":10000000}");
 
@@ -51,7 +52,7 @@ class VoucherRequestsTests {
     void bodyThatIsNoJsonObject() {
         assertBadRequest(null, "The body is empty; expected a JSON object");
         assertBadRequest("  ", "The body is empty; expected a JSON object");
-        assertBadRequest("{\"title\":", "The body is not valid JSON (line 1, column 10)");
+        assertBadRequest("{\"title\":", "The body is not one valid JSON value (line 1, column 10)");
         assertBadRequest("[1,2]", "The body must be a JSON object");
         assertBadRequest("\"voucher\"", "The body must be a JSON object");
     }
@@ -70,7 +71,7 @@ class VoucherRequestsTests {
         assertBadRequest("{\"title\":null,\"stock\":1}", "title is required");
         assertBadRequest("{\"title\":5,\"stock\":1}", "title must be a string");
         assertBadRequest("{\"title\":\"   \",\"stock\":1}", "title must not be empty");
-        assertBadRequest("{\"title\":\"" + "t".repeat(201) + "\",\"stock\":1}", "title must be at most 200 characters");
+        assertBadRequest("{\"title\":\"" + "t".repeat(201) + "\",\"stock\":1}", "title must be at most 200 characters (an emoji or another character beyond the Basic Multilingual Plane counts as two)");
     }
 
     @Test
