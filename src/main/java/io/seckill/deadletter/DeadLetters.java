@@ -38,8 +38,20 @@ public class DeadLetters {
         this.keys = keys;
     }
 
-    /** Called by the order-writing routes' dead-letter channel with the entry and why it failed. */
+    /**
+     * Called by the order-writing routes' dead-letter channel with the entry and why it failed. Fails when this
+     * instance no longer holds the entry (another one claimed it meanwhile and may be writing it): the batch must
+     * then stay pending rather than be acknowledged as if this entry were dealt with.
+     */
     public void deadLetter(StreamEntry entry, String reason) {
+        if (!moveIfHeld(entry, reason)) {
+            throw new IllegalStateException("Entry " + entry.id() + " of " + entry.stream()
+                    + " is held by another consumer now; it decides what becomes of it");
+        }
+    }
+
+    /** @return whether the entry was moved; false when this instance no longer holds it (nothing changed) */
+    public boolean moveIfHeld(StreamEntry entry, String reason) {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
@@ -49,6 +61,7 @@ public class DeadLetters {
             log.info("Entry {} of {} (orderId={}) is no longer held by this instance; not dead-lettered here",
                     entry.id(), entry.stream(), entry.fields().get("orderId"));
         }
+        return deadId.isPresent();
     }
 
     public long count() {

@@ -1,0 +1,130 @@
+package io.seckill.support;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.PendingMessagesSummary;
+import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Shard 0's order stream {@code seckill:{s0}:orders} and its dead letters as a test sees them: raw entries in,
+ * what is pending and what was dead-lettered out.
+ */
+public class OrderStreams {
+
+    public static final String ORDERS = "seckill:{s0}:orders";
+    public static final String DEAD = "seckill:{s0}:orders:dead";
+    public static final String GROUP = "order-writers";
+
+    private static final RedisScript<String> ADD_PENDING = RedisScript.of("""
+            local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 5))
+            redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, id, 'IDLE', ARGV[3], 'RETRYCOUNT', ARGV[4],
+                'FORCE', 'LASTID', id)
+            return id
+            """, String.class);
+
+    private final StringRedisTemplate redis;
+
+    public OrderStreams(StringRedisTemplate redis) {
+        this.redis = redis;
+    }
+
+    /** An entry shaped like an accepted order. */
+    public static Map<String, String> order(long orderId, long voucherId, long userId) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("orderId", Long.toString(orderId));
+        fields.put("voucherId", Long.toString(voucherId));
+        fields.put("userId", Long.toString(userId));
+        fields.put("acceptedAt", Long.toString(System.currentTimeMillis()));
+        return fields;
+    }
+
+    /** XADD, one entry with any fields. */
+    public String add(Map<String, String> fields) {
+        return redis.opsForStream().add(ORDERS, fields).getValue();
+    }
+
+    /** MULTI, XADD each, EXEC: the writer reads them all in one batch. */
+    public List<String> addTogether(List<Map<String, String>> entries) {
+        List<Object> results = redis.execute(new SessionCallback<List<Object>>() {
+            @Override
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            public List<Object> execute(RedisOperations operations) throws DataAccessException {
+                operations.multi();
+                for (Map<String, String> fields : entries) {
+                    operations.opsForStream().add(ORDERS, fields);
+                }
+                return operations.exec();
+            }
+        });
+        List<String> ids = new ArrayList<>();
+        results.forEach(id -> ids.add(((RecordId) id).getValue()));
+        return ids;
+    }
+
+    /**
+     * Appends an entry that a consumer named {@code owner} read {@code deliveries} times and never acknowledged,
+     * {@code idleMillis} ago (it crashed), without any live consumer seeing it: one script does XADD, then XCLAIM
+     * … IDLE … RETRYCOUNT … FORCE LASTID, which moves the group past the entry so XREADGROUP > skips it.
+     */
+    public String addPendingFor(String owner, long deliveries, long idleMillis, Map<String, String> fields) {
+        List<String> args = new ArrayList<>(List.of(GROUP, owner, Long.toString(idleMillis),
+                Long.toString(deliveries)));
+        fields.forEach((name, value) -> {
+            args.add(name);
+            args.add(value);
+        });
+        return redis.execute(ADD_PENDING, List.of(ORDERS), args.toArray());
+    }
+
+    /** XLEN: entries not yet written (unread or pending); written ones are deleted with their XACK. */
+    public long length() {
+        Long size = redis.opsForStream().size(ORDERS);
+        return size == null ? 0 : size;
+    }
+
+    /** XPENDING summary: entries delivered and not acknowledged. */
+    public long pending() {
+        PendingMessagesSummary summary = redis.opsForStream().pending(ORDERS, GROUP);
+        return summary == null ? 0 : summary.getTotalPendingMessages();
+    }
+
+    /** XRANGE id id. */
+    public boolean contains(String id) {
+        return !redis.opsForStream().range(ORDERS, Range.closed(id, id)).isEmpty();
+    }
+
+    /** XRANGE of the dead letters, oldest first, as field maps (with their id under "id"). */
+    public List<Map<String, String>> deadLetters() {
+        List<Map<String, String>> letters = new ArrayList<>();
+        for (MapRecord<String, Object, Object> record : redis.opsForStream().range(DEAD, Range.unbounded())) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("id", record.getId().getValue());
+            record.getValue().forEach((k, v) -> fields.put(k.toString(), v.toString()));
+            letters.add(fields);
+        }
+        return letters;
+    }
+
+    public long deadLetterCount() {
+        Long size = redis.opsForStream().size(DEAD);
+        return size == null ? 0 : size;
+    }
+
+    public void clearDeadLetters() {
+        redis.delete(DEAD);
+    }
+
+    public boolean quiet() {
+        return length() == 0 && pending() == 0;
+    }
+
+}
