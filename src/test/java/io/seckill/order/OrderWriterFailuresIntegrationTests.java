@@ -9,6 +9,7 @@ import io.seckill.support.FaultInjectionTest;
 import io.seckill.support.FaultyDatabase;
 import io.seckill.support.OrderStreams;
 import io.seckill.support.Redeliveries;
+import io.seckill.support.RouteStats;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,10 +143,14 @@ class OrderWriterFailuresIntegrationTests {
                 () -> streams.deadLetterCount() == 0 && rowsOf(voucher) == 0 && streams.length() == 20);
         assertThat(streams.pending()).isEqualTo(20);
 
+        long failedSweeps = RouteStats.failedExchanges(camel, "pending-sweeper");
+
         database.comeBack();
 
         await().atMost(Duration.ofSeconds(60)).until(() -> rowsOf(voucher) == 20 && streams.quiet());
         assertThat(streams.deadLetterCount()).isZero();
+        assertThat(RouteStats.failedExchanges(camel, "pending-sweeper")).as("sweeps wrote and acknowledged")
+                .isEqualTo(failedSweeps);
         assertThat(db.queryForList("SELECT CAST(order_id AS VARCHAR) FROM orders WHERE voucher_id = ?", String.class,
                 voucher)).containsExactlyInAnyOrderElementsOf(accepted);
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isZero();
