@@ -47,6 +47,7 @@ class OrderApiIntegrationTests {
     void secondOrderOfOneBuyerIsAlreadyOrderedAndChangesNothing() {
         long voucher = api.createVoucher(5);
         assertThat(api.order(voucher, 1).status()).isEqualTo(202);
+        awaitWritten(voucher, 1);
         Stores.Snapshot before = stores.snapshot();
 
         Answer again = api.order(voucher, 1);
@@ -61,6 +62,7 @@ class OrderApiIntegrationTests {
     void orderBeyondTheStockIsSoldOut() {
         long voucher = api.createVoucher(1);
         assertThat(api.order(voucher, 1).status()).isEqualTo(202);
+        awaitWritten(voucher, 1);
         Stores.Snapshot before = stores.snapshot();
 
         Answer late = api.order(voucher, 2);
@@ -112,5 +114,11 @@ class OrderApiIntegrationTests {
             assertThat(answer.body()).doesNotContain("Exception", "\tat ");
         }
         assertThat(stores.snapshot()).isEqualTo(before);
+    }
+
+    /** The writer drains the stream on its own: compare snapshots only once it is done (row in, entry acked). */
+    private void awaitWritten(long voucher, long orders) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> stores.orderRows(voucher) == orders
+                && stores.redis().opsForStream().size("seckill:{s0}:orders") == 0);
     }
 }

@@ -204,6 +204,33 @@ class OrderWriterFailuresIntegrationTests {
         assertThat(streams.deadLetterCount()).isZero();
     }
 
+    @Test
+    void entryTakenOverByAnotherInstanceWhileRetriedFailsItsBatchInsteadOfBeingAcknowledged() {
+        long voucher = ThreadLocalRandom.current().nextLong(4_000_000, 5_000_000);
+        long contested = nextOrderId();
+        database.failWritesOf(contested);
+        // Another instance's sweeper claims the entry while this one retries it (XCLAIM … JUSTID).
+        database.whenWriteFails(contested, () -> streams.handOver(streams.idOf(contested), "another-instance"));
+        NotifyBuilder batchFailed = new NotifyBuilder(camel).fromRoute("order-writer").whenFailed(1).create();
+
+        // MULTI, XADD ×3, EXEC: one batch
+        List<String> ids = streams.addTogether(List.of(order(nextOrderId(), voucher, 1), order(contested, voucher, 2),
+                order(nextOrderId(), voucher, 3)));
+
+        // The dead letter cannot be moved (deadLetterHandleNewException false): the batch fails, nothing is acked.
+        assertThat(batchFailed.matches(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(streams.holderOf(ids.get(1))).isEqualTo("another-instance");
+        assertThat(streams.holderOf(ids.get(0))).isEqualTo("test");
+        assertThat(streams.holderOf(ids.get(2))).isEqualTo("test");
+
+        database.healAll();
+
+        // XAUTOCLAIM by the sweeper, written, acknowledged
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOf(voucher) == 3 && streams.quiet());
+        assertThat(streams.deadLetterCount()).isZero();
+    }
+
     private long rows() {
         return db.queryForObject("SELECT COUNT(*) FROM orders", Long.class);
     }

@@ -38,6 +38,7 @@ public class FaultyDatabase implements BeanPostProcessor {
     private final AtomicInteger refusedConnections = new AtomicInteger();
     private final Set<Long> failingOrders = ConcurrentHashMap.newKeySet();
     private final Set<Long> transientAlone = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Runnable> onFailedWrite = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> singleWrites = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> batchWrites = new ConcurrentHashMap<>();
     private volatile DataSource real;
@@ -73,6 +74,11 @@ public class FaultyDatabase implements BeanPostProcessor {
         failingOrders.add(orderId);
     }
 
+    /** Runs {@code action} each time a write of this (failing) order alone fails, before the failure is thrown. */
+    public void whenWriteFails(long orderId, Runnable action) {
+        onFailedWrite.put(orderId, action);
+    }
+
     public void loseConnectionWritingAlone(long orderId) {
         failingOrders.add(orderId);
         transientAlone.add(orderId);
@@ -82,6 +88,7 @@ public class FaultyDatabase implements BeanPostProcessor {
         down = false;
         failingOrders.clear();
         transientAlone.clear();
+        onFailedWrite.clear();
     }
 
     /** Statements that tried to write this (failing) order alone. */
@@ -169,6 +176,7 @@ public class FaultyDatabase implements BeanPostProcessor {
                 Long failing = failingAmong(List.of(current));
                 if (failing != null) {
                     singleWrites.computeIfAbsent(failing, id -> new AtomicInteger()).incrementAndGet();
+                    onFailedWrite.getOrDefault(failing, () -> { }).run();
                     if (transientAlone.contains(failing)) {
                         throw new SQLTransientConnectionException("injected: connection lost writing order " + failing);
                     }

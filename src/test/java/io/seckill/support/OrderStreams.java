@@ -7,6 +7,7 @@ import java.util.Map;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.PendingMessages;
 import org.springframework.data.redis.connection.stream.PendingMessagesSummary;
 import org.springframework.data.redis.connection.stream.RecordId;
 import org.springframework.data.redis.core.RedisOperations;
@@ -30,6 +31,9 @@ public class OrderStreams {
                 'FORCE', 'LASTID', id)
             return id
             """, String.class);
+
+    private static final RedisScript<Object> HAND_OVER = RedisScript.of(
+            "return redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')", Object.class);
 
     private final StringRedisTemplate redis;
 
@@ -83,6 +87,30 @@ public class OrderStreams {
             args.add(value);
         });
         return redis.execute(ADD_PENDING, List.of(ORDERS), args.toArray());
+    }
+
+    /**
+     * XCLAIM … JUSTID: hands an entry to another consumer, as a sweeper of another instance would, without
+     * counting a delivery.
+     */
+    public void handOver(String id, String newOwner) {
+        redis.execute(HAND_OVER, List.of(ORDERS), GROUP, newOwner, id);
+    }
+
+    /** XRANGE: the id of the entry carrying this order id, or null. */
+    public String idOf(long orderId) {
+        for (MapRecord<String, Object, Object> record : redis.opsForStream().range(ORDERS, Range.unbounded())) {
+            if (Long.toString(orderId).equals(record.getValue().get("orderId"))) {
+                return record.getId().getValue();
+            }
+        }
+        return null;
+    }
+
+    /** XPENDING … IDLE-less extended form: who holds this entry now, or null. */
+    public String holderOf(String id) {
+        PendingMessages pending = redis.opsForStream().pending(ORDERS, GROUP, Range.closed(id, id), 1);
+        return pending.isEmpty() ? null : pending.get(0).getConsumerName();
     }
 
     /** XLEN: entries not yet written (unread or pending); written ones are deleted with their XACK. */
