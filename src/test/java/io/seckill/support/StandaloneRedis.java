@@ -5,39 +5,44 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.RedisServer;
 
 /**
- * A redis-server owned by the test (embedded-redis jar, free port, no persistence), for service processes run
- * with {@code seckill.redis.embedded=false}: it outlives every instance the test kills.
+ * A redis-server owned by the test (embedded-redis jar, free port): a fresh one for service processes run with
+ * {@code seckill.redis.embedded=false}, which outlives every instance the test kills; or one reopening the data
+ * a stopped service's embedded Redis left (its append-only file), to see what it held.
  */
 public final class StandaloneRedis implements AutoCloseable {
 
     private final RedisServer server;
     private final int port;
-    private final LettuceConnectionFactory connectionFactory;
-    private final StringRedisTemplate template;
+    private final RedisPort client;
 
     private StandaloneRedis(RedisServer server, int port) {
         this.server = server;
         this.port = port;
-        this.connectionFactory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
-        connectionFactory.afterPropertiesSet();
-        connectionFactory.start();
-        this.template = new StringRedisTemplate(connectionFactory);
+        this.client = RedisPort.connect(port);
     }
 
+    /** A Redis of its own, nothing persisted. */
     public static StandaloneRedis start(Path dir) {
+        return start(dir, false);
+    }
+
+    /** A Redis loading the append-only file in {@code dir}. */
+    public static StandaloneRedis reopen(Path dir) {
+        return start(dir, true);
+    }
+
+    private static StandaloneRedis start(Path dir, boolean appendOnly) {
         int port = ServiceProcess.freePort();
         try {
             Files.createDirectories(dir);
             RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
                     .setting("dir " + dir.toAbsolutePath())
                     .setting("save \"\"")
-                    .setting("appendonly no")
+                    .setting("appendonly " + (appendOnly ? "yes" : "no"))
                     .build();
             server.start();
             return new StandaloneRedis(server, port);
@@ -51,7 +56,7 @@ public final class StandaloneRedis implements AutoCloseable {
     }
 
     public StringRedisTemplate template() {
-        return template;
+        return client.template();
     }
 
     /** What a {@link ServiceProcess} needs to use this Redis instead of starting its own. */
@@ -62,7 +67,7 @@ public final class StandaloneRedis implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        connectionFactory.destroy();
+        client.close();
         server.stop();
     }
 }
