@@ -24,6 +24,7 @@ public class DeadLetters {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_REASON_LENGTH = 500;
+    private static final int REPLAY_PAGE = 500;
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
@@ -106,14 +107,31 @@ public class DeadLetters {
         return Optional.empty();
     }
 
-    /** @return how many dead letters were replayed */
+    /**
+     * Replays the dead letters there are now. An order that fails again comes back as a newer dead letter, which
+     * this call leaves alone; otherwise it would replay the same poison entries for as long as the writer keeps
+     * returning them.
+     *
+     * @return how many dead letters were replayed
+     */
     public int replayAll() {
         int replayed = 0;
-        List<DeadLetter> page;
-        while (!(page = list(500)).isEmpty()) {
-            for (DeadLetter letter : page) {
-                if (replay(letter.id()).isPresent()) {
-                    replayed++;
+        for (String deadStream : keys.deadLetterStreams()) {
+            // XREVRANGE key + - COUNT 1: the newest dead letter when the call began
+            List<MapRecord<String, Object, Object>> newest = redis.opsForStream().reverseRange(deadStream,
+                    Range.unbounded(), Limit.limit().count(1));
+            if (newest == null || newest.isEmpty()) {
+                continue;
+            }
+            Range<String> upToNewest = Range.closed("-", newest.get(0).getId().getValue());
+            List<MapRecord<String, Object, Object>> page;
+            // XRANGE key - newest COUNT 500: each replay deletes its dead letter, so the next page starts fresh
+            while (!(page = redis.opsForStream().range(deadStream, upToNewest, Limit.limit().count(REPLAY_PAGE)))
+                    .isEmpty()) {
+                for (MapRecord<String, Object, Object> letter : page) {
+                    if (replay(letter.getId().getValue()).isPresent()) {
+                        replayed++;
+                    }
                 }
             }
         }

@@ -105,6 +105,21 @@ class DeadLetterConsoleIntegrationTests {
     }
 
     @Test
+    void replayAllReplaysWhatWasThereOnceEvenIfItFailsAgain() throws Exception {
+        // XADD ×100: entries that can never be written
+        for (int i = 0; i < 100; i++) {
+            streams.add(Map.of("orderId", "poison-" + i));
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> count() == 100 && streams.quiet());
+
+        // Each comes back as a new dead letter while the call runs; those are not replayed again.
+        assertThat(jmx.invoke(console, "replayAll", new Object[0], new String[0])).isEqualTo(100);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> count() == 100 && streams.quiet());
+        assertThat(streams.deadLetters()).extracting(letter -> letter.get("orderId")).doesNotHaveDuplicates();
+    }
+
+    @Test
     void discardDeletesADeadLetterForGood() throws Exception {
         streams.add(Map.of("orderId", "garbage"));
         await().atMost(Duration.ofSeconds(30)).until(() -> count() == 1 && streams.quiet());
