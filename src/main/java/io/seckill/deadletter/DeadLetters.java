@@ -24,6 +24,7 @@ public class DeadLetters {
 
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_REASON_LENGTH = 500;
+    private static final int REPLAY_PAGE = 500;
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
@@ -38,8 +39,20 @@ public class DeadLetters {
         this.keys = keys;
     }
 
-    /** Called by the order-writing routes' dead-letter channel with the entry and why it failed. */
+    /**
+     * Called by the order-writing routes' dead-letter channel with the entry and why it failed. Fails when this
+     * instance no longer holds the entry (another one claimed it meanwhile and may be writing it): the batch must
+     * then stay pending rather than be acknowledged as if this entry were dealt with.
+     */
     public void deadLetter(StreamEntry entry, String reason) {
+        if (!moveIfHeld(entry, reason)) {
+            throw new IllegalStateException("Entry " + entry.id() + " of " + entry.stream()
+                    + " is held by another consumer now; it decides what becomes of it");
+        }
+    }
+
+    /** @return whether the entry was moved; false when this instance no longer holds it (nothing changed) */
+    public boolean moveIfHeld(StreamEntry entry, String reason) {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
@@ -49,6 +62,7 @@ public class DeadLetters {
             log.info("Entry {} of {} (orderId={}) is no longer held by this instance; not dead-lettered here",
                     entry.id(), entry.stream(), entry.fields().get("orderId"));
         }
+        return deadId.isPresent();
     }
 
     public long count() {
@@ -93,14 +107,31 @@ public class DeadLetters {
         return Optional.empty();
     }
 
-    /** @return how many dead letters were replayed */
+    /**
+     * Replays the dead letters there are now. An order that fails again comes back as a newer dead letter, which
+     * this call leaves alone; otherwise it would replay the same poison entries for as long as the writer keeps
+     * returning them.
+     *
+     * @return how many dead letters were replayed
+     */
     public int replayAll() {
         int replayed = 0;
-        List<DeadLetter> page;
-        while (!(page = list(500)).isEmpty()) {
-            for (DeadLetter letter : page) {
-                if (replay(letter.id()).isPresent()) {
-                    replayed++;
+        for (String deadStream : keys.deadLetterStreams()) {
+            // XREVRANGE key + - COUNT 1: the newest dead letter when the call began
+            List<MapRecord<String, Object, Object>> newest = redis.opsForStream().reverseRange(deadStream,
+                    Range.unbounded(), Limit.limit().count(1));
+            if (newest == null || newest.isEmpty()) {
+                continue;
+            }
+            Range<String> upToNewest = Range.closed("-", newest.get(0).getId().getValue());
+            List<MapRecord<String, Object, Object>> page;
+            // XRANGE key - newest COUNT 500: each replay deletes its dead letter, so the next page starts fresh
+            while (!(page = redis.opsForStream().range(deadStream, upToNewest, Limit.limit().count(REPLAY_PAGE)))
+                    .isEmpty()) {
+                for (MapRecord<String, Object, Object> letter : page) {
+                    if (replay(letter.getId().getValue()).isPresent()) {
+                        replayed++;
+                    }
                 }
             }
         }

@@ -9,6 +9,8 @@ import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.seckill.deadletter.DeadLetters;
+import io.seckill.order.WrittenOrders;
+import io.seckill.stream.AckEntriesScript;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import io.seckill.stream.StreamProperties;
@@ -16,9 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -32,6 +36,10 @@ import org.springframework.stereotype.Component;
  * retries ran out): XAUTOCLAIM hands them to this instance atomically, so two instances sweeping at once never
  * both get one. An entry delivered more than {@code maxDeliveries} times goes to the dead letters; the rest go
  * back through the order writer.
+ *
+ * <p>It claims nothing while the database is unreachable: every claim counts as a delivery, and an outage must
+ * not push entries over {@code maxDeliveries} into the dead letters. An entry over the limit whose order is in the
+ * database already (its writer died between commit and acknowledgement) is acknowledged, not dead-lettered.
  *
  * <p>Spring Data Redis has no XAUTOCLAIM, so this speaks Lettuce through the connection's native handle.
  */
@@ -47,20 +55,29 @@ public class PendingSweeper {
     private final StreamProperties stream;
     private final SweeperProperties sweeper;
     private final DeadLetters deadLetters;
+    private final WrittenOrders writtenOrders;
+    private final AckEntriesScript ackEntries;
+    private volatile boolean databaseWasDown;
     /** Where the last sweep of each stream stopped, so a long pending list is walked, not re-read from its head. */
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
 
     public PendingSweeper(RedisConnectionFactory connectionFactory, RedisKeys keys, StreamProperties stream,
-            SweeperProperties sweeper, DeadLetters deadLetters) {
+            SweeperProperties sweeper, DeadLetters deadLetters, WrittenOrders writtenOrders,
+            AckEntriesScript ackEntries) {
         this.connectionFactory = connectionFactory;
         this.keys = keys;
         this.stream = stream;
         this.sweeper = sweeper;
         this.deadLetters = deadLetters;
+        this.writtenOrders = writtenOrders;
+        this.ackEntries = ackEntries;
     }
 
     /** @return the claimed entries that should be written again (possibly from several streams) */
     public List<StreamEntry> claimIdle() throws Exception {
+        if (!databaseReachable()) {
+            return List.of();
+        }
         List<StreamEntry> toWrite = new ArrayList<>();
         try (RedisConnection connection = connectionFactory.getConnection()) {
             @SuppressWarnings("unchecked")
@@ -98,19 +115,65 @@ public class PendingSweeper {
         }
         Map<String, Long> deliveries = deliveries(commands, streamKey, messages);
         List<StreamEntry> toWrite = new ArrayList<>(messages.size());
-        int deadLettered = 0;
+        List<StreamEntry> exceeded = new ArrayList<>();
         for (StreamMessage<byte[], byte[]> message : messages) {
             StreamEntry entry = entry(key, message);
             if (deliveries.getOrDefault(entry.id(), 0L) > sweeper.maxDeliveries()) {
-                deadLetters.deadLetter(entry, "exceeded " + sweeper.maxDeliveries() + " deliveries");
-                deadLettered++;
+                exceeded.add(entry);
             } else {
                 toWrite.add(entry);
             }
         }
+        int deadLettered = giveUp(exceeded);
         log.info("Sweep of {}: claimed {} idle entries, {} to write again, {} dead-lettered", key, messages.size(),
                 toWrite.size(), deadLettered);
         return toWrite;
+    }
+
+    /** Entries delivered too often: dead letters, unless their order is written already. */
+    private int giveUp(List<StreamEntry> exceeded) {
+        if (exceeded.isEmpty()) {
+            return 0;
+        }
+        Set<String> written = writtenOrders(exceeded);
+        List<StreamEntry> done = new ArrayList<>();
+        int deadLettered = 0;
+        for (StreamEntry entry : exceeded) {
+            if (written.contains(entry.fields().get("orderId"))) {
+                done.add(entry);
+            } else if (deadLetters.moveIfHeld(entry, "exceeded " + sweeper.maxDeliveries() + " deliveries")) {
+                deadLettered++;
+            }
+        }
+        ackEntries.ack(done);
+        return deadLettered;
+    }
+
+    private Set<String> writtenOrders(List<StreamEntry> entries) {
+        List<Long> orderIds = new ArrayList<>();
+        for (StreamEntry entry : entries) {
+            try {
+                orderIds.add(Long.parseLong(entry.fields().getOrDefault("orderId", "")));
+            } catch (NumberFormatException malformed) {
+                // never written
+            }
+        }
+        Set<String> written = new HashSet<>();
+        writtenOrders.among(orderIds).forEach(orderId -> written.add(Long.toString(orderId)));
+        return written;
+    }
+
+    private boolean databaseReachable() {
+        boolean reachable = writtenOrders.reachable();
+        if (reachable == databaseWasDown) {
+            if (reachable) {
+                log.info("Database reachable again; sweeping resumes");
+            } else {
+                log.warn("Database unreachable; pending entries stay where they are until it is back");
+            }
+            databaseWasDown = !reachable;
+        }
+        return reachable;
     }
 
     /** XPENDING over the claimed range: XAUTOCLAIM itself does not say how often an entry was delivered. */

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.stream.RedisKeys;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
-import io.seckill.support.OrderStreams;
+import io.seckill.support.VoucherStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
 import java.time.Duration;
@@ -53,7 +53,7 @@ class FlashCrowdIntegrationTests {
     Stores stores;
 
     @Autowired
-    OrderStreams streams;
+    VoucherStreams streams;
 
     @Autowired
     RedisKeys keys;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.ApiClient;
-import io.seckill.support.OrderStreams;
+import io.seckill.support.VoucherStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class RedisStreamConsumerIntegrationTests {
     Stores stores;
 
     @Autowired
-    OrderStreams streams;
+    VoucherStreams streams;
 
     @Autowired
     StreamProperties stream;

@@ -1,78 +1,158 @@
 package io.seckill.support;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.Map;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.domain.Range;
-import org.springframework.data.redis.connection.stream.Consumer;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.PendingMessages;
-import org.springframework.data.redis.connection.stream.ReadOffset;
-import org.springframework.data.redis.connection.stream.StreamOffset;
-import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.connection.stream.PendingMessagesSummary;
+import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.core.RedisOperations;
+import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The orders streams as a test sees them: what is still in them for one voucher, what is pending, and a consumer
- * of the group that reads and never acknowledges (one that crashed).
+ * Shard 0's order stream {@code seckill:{s0}:orders} and its dead letters as a test sees them: raw entries in,
+ * what is pending and what was dead-lettered out.
  */
 public class OrderStreams {
 
-    private static final int MAX_LISTED = 100_000;
+    public static final String ORDERS = "seckill:{s0}:orders";
+    public static final String DEAD = "seckill:{s0}:orders:dead";
+    public static final String GROUP = "order-writers";
+
+    private static final RedisScript<String> ADD_PENDING = RedisScript.of("""
+            local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 5))
+            redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, id, 'IDLE', ARGV[3], 'RETRYCOUNT', ARGV[4],
+                'FORCE', 'LASTID', id)
+            return id
+            """, String.class);
+
+    private static final RedisScript<Object> HAND_OVER = RedisScript.of(
+            "return redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')", Object.class);
 
     private final StringRedisTemplate redis;
-    private final RedisKeys keys;
-    private final String group;
 
-    public OrderStreams(StringRedisTemplate redis, RedisKeys keys, StreamProperties stream) {
+    public OrderStreams(StringRedisTemplate redis) {
         this.redis = redis;
-        this.keys = keys;
-        this.group = stream.group();
     }
 
-    /** The voucher's entries still in its orders stream (unread or pending). */
-    public List<MapRecord<String, Object, Object>> entriesOf(long voucherId) {
-        return ofVoucher(keys.ordersOf(voucherId), voucherId);
+    /** An entry shaped like an accepted order. */
+    public static Map<String, String> order(long orderId, long voucherId, long userId) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("orderId", Long.toString(orderId));
+        fields.put("voucherId", Long.toString(voucherId));
+        fields.put("userId", Long.toString(userId));
+        fields.put("acceptedAt", Long.toString(System.currentTimeMillis()));
+        return fields;
     }
 
-    private List<MapRecord<String, Object, Object>> ofVoucher(String stream, long voucherId) {
-        // XRANGE key - +
-        return redis.opsForStream().range(stream, Range.unbounded()).stream()
-                .filter(record -> Long.toString(voucherId).equals(String.valueOf(record.getValue().get("voucherId"))))
-                .toList();
+    /** XADD, one entry with any fields. */
+    public String add(Map<String, String> fields) {
+        return redis.opsForStream().add(ORDERS, fields).getValue();
     }
 
-    /** The voucher's dead letters (orders that need an operator). */
-    public List<MapRecord<String, Object, Object>> deadLettersOf(long voucherId) {
-        return ofVoucher(keys.deadLettersOf(keys.ordersOf(voucherId)), voucherId);
-    }
-
-    /** Ids of the voucher's entries delivered to some consumer of the group and not acknowledged. */
-    public Set<String> pendingOf(long voucherId) {
-        String stream = keys.ordersOf(voucherId);
-        // XPENDING key group - + count
-        PendingMessages pending = redis.opsForStream().pending(stream, group, Range.unbounded(), MAX_LISTED);
-        Set<String> ofVoucher = entriesOf(voucherId).stream().map(r -> r.getId().getValue()).collect(Collectors.toSet());
-        return pending.stream().map(p -> p.getIdAsString()).filter(ofVoucher::contains).collect(Collectors.toSet());
-    }
-
-    /** Pending entries of the whole stream (every voucher of the shard) held by one consumer. */
-    public long pendingHeldBy(long voucherId, String consumerName) {
-        // XPENDING key group - + count consumer
-        return redis.opsForStream().pending(keys.ordersOf(voucherId), Consumer.from(group, consumerName),
-                Range.unbounded(), MAX_LISTED).size();
+    /** MULTI, XADD each, EXEC: the writer reads them all in one batch. */
+    public List<String> addTogether(List<Map<String, String>> entries) {
+        List<Object> results = redis.execute(new SessionCallback<List<Object>>() {
+            @Override
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            public List<Object> execute(RedisOperations operations) throws DataAccessException {
+                operations.multi();
+                for (Map<String, String> fields : entries) {
+                    operations.opsForStream().add(ORDERS, fields);
+                }
+                return operations.exec();
+            }
+        });
+        List<String> ids = new ArrayList<>();
+        results.forEach(id -> ids.add(((RecordId) id).getValue()));
+        return ids;
     }
 
     /**
-     * Reads every new entry of the voucher's shard as {@code consumerName} and never acknowledges them, like a
-     * consumer that crashed right after its read.
+     * Appends an entry that a consumer named {@code owner} read {@code deliveries} times and never acknowledged,
+     * {@code idleMillis} ago (it crashed), without any live consumer seeing it: one script does XADD, then XCLAIM
+     * … IDLE … RETRYCOUNT … FORCE LASTID, which moves the group past the entry so XREADGROUP > skips it.
      */
-    public List<MapRecord<String, Object, Object>> readAndAbandon(long voucherId, String consumerName) {
-        // XREADGROUP GROUP order-writers <consumerName> COUNT n STREAMS key >
-        return redis.opsForStream().read(Consumer.from(group, consumerName),
-                StreamReadOptions.empty().count(MAX_LISTED),
-                StreamOffset.create(keys.ordersOf(voucherId), ReadOffset.lastConsumed()));
+    public String addPendingFor(String owner, long deliveries, long idleMillis, Map<String, String> fields) {
+        List<String> args = new ArrayList<>(List.of(GROUP, owner, Long.toString(idleMillis),
+                Long.toString(deliveries)));
+        fields.forEach((name, value) -> {
+            args.add(name);
+            args.add(value);
+        });
+        return redis.execute(ADD_PENDING, List.of(ORDERS), args.toArray());
     }
+
+    /**
+     * XCLAIM … JUSTID: hands an entry to another consumer, as a sweeper of another instance would, without
+     * counting a delivery.
+     */
+    public void handOver(String id, String newOwner) {
+        redis.execute(HAND_OVER, List.of(ORDERS), GROUP, newOwner, id);
+    }
+
+    /** XRANGE: the id of the entry carrying this order id, or null. */
+    public String idOf(long orderId) {
+        for (MapRecord<String, Object, Object> record : redis.opsForStream().range(ORDERS, Range.unbounded())) {
+            if (Long.toString(orderId).equals(record.getValue().get("orderId"))) {
+                return record.getId().getValue();
+            }
+        }
+        return null;
+    }
+
+    /** XPENDING … IDLE-less extended form: who holds this entry now, or null. */
+    public String holderOf(String id) {
+        PendingMessages pending = redis.opsForStream().pending(ORDERS, GROUP, Range.closed(id, id), 1);
+        return pending.isEmpty() ? null : pending.get(0).getConsumerName();
+    }
+
+    /** XLEN: entries not yet written (unread or pending); written ones are deleted with their XACK. */
+    public long length() {
+        Long size = redis.opsForStream().size(ORDERS);
+        return size == null ? 0 : size;
+    }
+
+    /** XPENDING summary: entries delivered and not acknowledged. */
+    public long pending() {
+        PendingMessagesSummary summary = redis.opsForStream().pending(ORDERS, GROUP);
+        return summary == null ? 0 : summary.getTotalPendingMessages();
+    }
+
+    /** XRANGE id id. */
+    public boolean contains(String id) {
+        return !redis.opsForStream().range(ORDERS, Range.closed(id, id)).isEmpty();
+    }
+
+    /** XRANGE of the dead letters, oldest first, as field maps (with their id under "id"). */
+    public List<Map<String, String>> deadLetters() {
+        List<Map<String, String>> letters = new ArrayList<>();
+        for (MapRecord<String, Object, Object> record : redis.opsForStream().range(DEAD, Range.unbounded())) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            fields.put("id", record.getId().getValue());
+            record.getValue().forEach((k, v) -> fields.put(k.toString(), v.toString()));
+            letters.add(fields);
+        }
+        return letters;
+    }
+
+    public long deadLetterCount() {
+        Long size = redis.opsForStream().size(DEAD);
+        return size == null ? 0 : size;
+    }
+
+    public void clearDeadLetters() {
+        redis.delete(DEAD);
+    }
+
+    public boolean quiet() {
+        return length() == 0 && pending() == 0;
+    }
+
 }

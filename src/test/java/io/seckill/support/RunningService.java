@@ -44,8 +44,8 @@ public final class RunningService implements AutoCloseable {
         return new Stores(bean(StringRedisTemplate.class), bean(JdbcTemplate.class));
     }
 
-    public OrderStreams streams() {
-        return new OrderStreams(bean(StringRedisTemplate.class), bean(RedisKeys.class), bean(StreamProperties.class));
+    public VoucherStreams streams() {
+        return new VoucherStreams(bean(StringRedisTemplate.class), bean(RedisKeys.class), bean(StreamProperties.class));
     }
 
     public CamelContext camel() {

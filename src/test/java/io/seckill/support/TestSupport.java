@@ -28,7 +28,7 @@ public class TestSupport {
     }
 
     @Bean
-    OrderStreams orderStreams(StringRedisTemplate redis, RedisKeys keys, StreamProperties stream) {
-        return new OrderStreams(redis, keys, stream);
+    VoucherStreams voucherStreams(StringRedisTemplate redis, RedisKeys keys, StreamProperties stream) {
+        return new VoucherStreams(redis, keys, stream);
     }
 }

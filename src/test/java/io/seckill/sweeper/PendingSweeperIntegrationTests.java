@@ -1,64 +1,142 @@
 package io.seckill.sweeper;
 
+import static io.seckill.support.OrderStreams.order;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.deadletter.DeadLetters;
+import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
+import io.seckill.support.FaultInjectionTest;
+import io.seckill.support.FaultyDatabase;
 import io.seckill.support.OrderStreams;
-import io.seckill.support.SeckillIntegrationTest;
-import io.seckill.support.Stores;
+import io.seckill.support.RouteStats;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.camel.CamelContext;
+import org.apache.camel.test.spring.junit5.DisableJmx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Entries a consumer read and never acknowledged (it crashed, or another instance did and never came back) are
- * taken over by the sweeper once idle for min-idle-millis (2 s in tests) and written, once each.
+ * The pending sweeper (routes/pending-sweeper.camel.yaml): entries a crashed consumer left unacknowledged are
+ * claimed (XAUTOCLAIM), written and acknowledged; entries delivered more than max-deliveries (2 here) become
+ * dead letters, unless their order is written already.
  */
-@SeckillIntegrationTest
+@FaultInjectionTest
+@DisableJmx(false)
 class PendingSweeperIntegrationTests {
 
-    private static final String DEAD_CONSUMER = "dead-consumer";
+    private static final long LONG_AGO_MILLIS = 600_000;
 
     @Autowired
     ApiClient api;
 
     @Autowired
-    Stores stores;
+    FaultyDatabase database;
 
     @Autowired
-    OrderStreams streams;
+    StringRedisTemplate redis;
+
+    @Autowired
+    DeadLetters deadLetters;
 
     @Autowired
     CamelContext camel;
 
-    @Test
-    void entriesAnotherConsumerReadAndNeverAcknowledgedAreClaimedAndWrittenOnce() throws Exception {
-        long voucher = api.createVoucher(10);
-        List<String> orderIds;
-        // Keep this instance's writer away so the dead consumer is the one that reads the new entries.
-        camel.getRouteController().stopRoute("order-writer");
-        try {
-            orderIds = api.orderAccepted(voucher, 1, 2, 3, 4, 5);
-            // XREADGROUP GROUP order-writers dead-consumer ... >, then no XACK: the consumer "crashes"
-            assertThat(streams.readAndAbandon(voucher, DEAD_CONSUMER)).hasSize(orderIds.size());
-            assertThat(streams.pendingHeldBy(voucher, DEAD_CONSUMER)).isEqualTo(orderIds.size());
-        } finally {
-            camel.getRouteController().startRoute("order-writer");
-        }
+    OrderStreams streams;
+    JdbcTemplate db;
+    long failedSweepsBefore;
 
-        // XAUTOCLAIM by the pending-sweeper once the entries idled 2 s, then write and XACK + XDEL
-        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                assertThat(stores.rowsPerOrderId(voucher)).isEqualTo(Stores.eachOnce(orderIds)));
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(streams.pendingOf(voucher)).isEmpty();
-            assertThat(streams.entriesOf(voucher)).isEmpty();
-        });
-        assertThat(streams.pendingHeldBy(voucher, DEAD_CONSUMER)).isZero();
-        // Written and acknowledged, not dead-lettered after too many deliveries as well.
-        assertThat(streams.deadLettersOf(voucher)).isEmpty();
-        assertThat(stores.rowsPerOrderId(voucher)).isEqualTo(Stores.eachOnce(orderIds));
+    @BeforeEach
+    void quietStart() {
+        database.healAll();
+        streams = new OrderStreams(redis);
+        db = new JdbcTemplate(database.real());
+        await().atMost(Duration.ofSeconds(60)).until(streams::quiet);
+        streams.clearDeadLetters();
+        failedSweepsBefore = failedSweeps();
+    }
+
+    /** Each sweep wrote and acknowledged what it claimed, so nothing came back to it as over-delivered. */
+    @AfterEach
+    void noSweepFailed() {
+        assertThat(failedSweeps()).isEqualTo(failedSweepsBefore);
+    }
+
+    @Test
+    void entryOfACrashedConsumerIsClaimedWrittenAndAcknowledged() {
+        long orderId = nextOrderId();
+
+        // XADD + XCLAIM: read once by a consumer that died long ago
+        String id = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(orderId, 9_000_001, 1));
+
+        // XAUTOCLAIM, write, XACK + XDEL
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(orderId) == 1 && streams.quiet());
+        assertThat(streams.contains(id)).isFalse();
+        assertThat(streams.deadLetterCount()).isZero();
+    }
+
+    @Test
+    void entryDeliveredTooOftenBecomesOneDeadLetter() {
+        long orderId = nextOrderId();
+
+        // XADD + XCLAIM RETRYCOUNT 2: the sweeper's own claim makes it the third delivery
+        String id = streams.addPendingFor("crashed", 2, LONG_AGO_MILLIS, order(orderId, 9_000_002, 1));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", id)
+                .containsEntry("orderId", Long.toString(orderId)).containsEntry("reason", "exceeded 2 deliveries")
+                .containsEntry("deliveries", "3");
+        assertThat(rowsOfOrder(orderId)).isZero();
+    }
+
+    @Test
+    void entryDeliveredTooOftenWhoseOrderIsWrittenIsOnlyAcknowledged() {
+        long voucher = api.createVoucher(1);
+        String orderId = api.order(voucher, 1).json().get("orderId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(Long.parseLong(orderId)) == 1);
+
+        // The same order pending once more, delivered too often: its writer died between commit and XACK
+        String id = streams.addPendingFor("crashed", 2, LONG_AGO_MILLIS,
+                order(Long.parseLong(orderId), voucher, 1));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> !streams.contains(id) && streams.quiet());
+        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(rowsOfOrder(Long.parseLong(orderId))).isEqualTo(1);
+    }
+
+    @Test
+    void entryHeldByAnotherConsumerIsNotDeadLetteredHere() {
+        long orderId = nextOrderId();
+        // Just read by another live instance: not idle, so no sweeper takes it yet
+        String id = streams.addPendingFor("another-instance", 1, 0, order(orderId, 9_000_003, 1));
+        StreamEntry entry = new StreamEntry(OrderStreams.ORDERS, id, Map.of("orderId", Long.toString(orderId)));
+
+        assertThatThrownBy(() -> deadLetters.deadLetter(entry, "failed here"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("held by another consumer");
+        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(streams.contains(id)).isTrue();
+
+        // Once idle long enough, the sweeper takes it over and writes it.
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(orderId) == 1 && streams.quiet());
+    }
+
+    private long failedSweeps() {
+        return RouteStats.failedExchanges(camel, "pending-sweeper");
+    }
+
+    private long rowsOfOrder(long orderId) {
+        return db.queryForObject("SELECT COUNT(*) FROM orders WHERE order_id = ?", Long.class, orderId);
+    }
+
+    private static long nextOrderId() {
+        return ThreadLocalRandom.current().nextLong(1L << 40, 1L << 62);
     }
 }

@@ -1,0 +1,197 @@
+package io.seckill.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * The service in a child JVM, started the way an operator starts it ({@code java -cp … io.seckill.Application
+ * --key=value …}) in a working directory of its own, where its default H2 file {@code ./data/db/seckill} lives.
+ * For tests that kill an instance (SIGKILL), stop it (SIGTERM) or run several at once.
+ *
+ * <p>The child gets the test JVM's class path without the test classes, so it runs exactly the main code, with
+ * a small heap. Its output goes to {@code target/service-processes/<name>.log}.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
+    private static final Path LOGS = Path.of("target", "service-processes").toAbsolutePath();
+
+    private final String name;
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final ApiClient api;
+
+    private ServiceProcess(String name, Process process, int port, Path log) {
+        this.name = name;
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        this.api = new ApiClient("http://127.0.0.1:" + port);
+    }
+
+    /** Starts an instance with {@link #DEFAULT_JVM_OPTIONS}; {@code server.port} is a free port unless given. */
+    public static ServiceProcess start(String name, Path workDir, Map<String, String> properties) {
+        return start(name, workDir, properties, DEFAULT_JVM_OPTIONS);
+    }
+
+    public static ServiceProcess start(String name, Path workDir, Map<String, String> properties,
+            List<String> jvmOptions) {
+        Map<String, String> settings = new LinkedHashMap<>(properties);
+        settings.computeIfAbsent("server.port", key -> Integer.toString(freePort()));
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, mainClassPath()));
+        command.add("io.seckill.Application");
+        settings.forEach((key, value) -> command.add("--" + key + "=" + value));
+        try {
+            Files.createDirectories(workDir);
+            Files.createDirectories(LOGS);
+            Path log = LOGS.resolve(name + ".log");
+            Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+            return new ServiceProcess(name, process, Integer.parseInt(settings.get("server.port")), log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start " + name, e);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public ApiClient api() {
+        return api;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Waits until {@code /actuator/health} answers UP; fails at once, with the log's tail, if the JVM exits. */
+    public ServiceProcess awaitHealthy(Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + logTail(40));
+            }
+            try {
+                return api.get("/actuator/health").status() == 200;
+            } catch (UncheckedIOException notListeningYet) {
+                return false;
+            }
+        });
+        return this;
+    }
+
+    /** SIGKILL: no shutdown hook, no finally block, nothing flushed. */
+    public void kill() {
+        process.destroyForcibly();
+        waitFor(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, then waits; true when the JVM exited within the timeout. */
+    public boolean stop(Duration timeout) {
+        process.destroy();
+        return waitFor(timeout);
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    public String logTail(int lines) {
+        try {
+            List<String> all = Files.readAllLines(log);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean waitFor(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * This JVM's class path without test classes. Maven's test runners often pass it as a single jar whose
+     * manifest lists the real entries; those are unfolded.
+     */
+    static List<String> mainClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            entries.addAll(unfold(Path.of(entry)));
+        }
+        return entries.stream().filter(entry -> !Path.of(entry).endsWith("test-classes")).toList();
+    }
+
+    private static List<String> unfold(Path entry) {
+        if (!entry.toString().endsWith(".jar") || !Files.isRegularFile(entry)) {
+            return List.of(entry.toAbsolutePath().toString());
+        }
+        try (JarFile jar = new JarFile(entry.toFile())) {
+            Manifest manifest = jar.getManifest();
+            String classPath = manifest == null ? null : manifest.getMainAttributes().getValue("Class-Path");
+            if (classPath == null || classPath.isBlank()) {
+                return List.of(entry.toAbsolutePath().toString());
+            }
+            URI base = entry.toAbsolutePath().getParent().toUri();
+            List<String> unfolded = new ArrayList<>();
+            for (String item : classPath.trim().split("\\s+")) {
+                unfolded.add(Path.of(base.resolve(item)).toString());
+            }
+            return unfolded;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
