@@ -6,29 +6,32 @@ import org.apache.camel.spi.CamelEvent;
 import org.apache.camel.spring.boot.CamelContextConfiguration;
 import org.apache.camel.support.EventNotifierSupport;
 
-/** Counts Camel's redelivery attempts (ExchangeRedeliveryEvent), to tell "retried" from "not retried". */
-public class Redeliveries extends EventNotifierSupport implements CamelContextConfiguration {
+/**
+ * Counts Camel's redelivery attempts (ExchangeRedeliveryEvent), to tell "retried" from "not retried". The notifier
+ * is registered here only: were it a bean itself, Camel would also pick it up on its own and count twice.
+ */
+public class Redeliveries implements CamelContextConfiguration {
 
     private final AtomicLong count = new AtomicLong();
 
     @Override
     public void beforeApplicationStart(CamelContext camelContext) {
-        camelContext.getManagementStrategy().addEventNotifier(this);
+        camelContext.getManagementStrategy().addEventNotifier(new EventNotifierSupport() {
+            @Override
+            public boolean isEnabled(CamelEvent event) {
+                return event instanceof CamelEvent.ExchangeRedeliveryEvent;
+            }
+
+            @Override
+            public void notify(CamelEvent event) {
+                count.incrementAndGet();
+            }
+        });
     }
 
     @Override
     public void afterApplicationStart(CamelContext camelContext) {
         // nothing to do
-    }
-
-    @Override
-    public boolean isEnabled(CamelEvent event) {
-        return event instanceof CamelEvent.ExchangeRedeliveryEvent;
-    }
-
-    @Override
-    public void notify(CamelEvent event) {
-        count.incrementAndGet();
     }
 
     public long count() {
