@@ -33,7 +33,7 @@ Environment (default; --quick default):
   BENCH_FLASH_BUYERS        20000; 4000
   BENCH_FLASH_CONCURRENCY   64
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
-  BENCH_JAVA_OPTS           JVM options for the service (none: the JVM's defaults)
+  BENCH_JAVA_OPTS           JVM options for the service (-Xmx256m: a heap sized as in production, not a quarter of RAM)
   BENCH_KEEP_DATA           0           1 keeps the run's Redis and H2 files (they are deleted after a clean run)
 EOF
 }
@@ -67,7 +67,7 @@ FLASH_STOCK=${BENCH_FLASH_STOCK:-1000}
 FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 10000)}
 FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 4000)}
 FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
-JAVA_OPTS=${BENCH_JAVA_OPTS:-}
+JAVA_OPTS=${BENCH_JAVA_OPTS--Xmx256m}
 KEEP_DATA=${BENCH_KEEP_DATA:-0}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -33,10 +33,20 @@ public class OrderRows {
                         ZoneOffset.UTC));
     }
 
-    /** A row {@link #fromEntry} made, once written: what {@code GET /api/orders/{orderId}} will answer. */
-    public OrderView written(Map<String, Object> row) {
-        return new OrderView(row.get("orderId").toString(), (Long) row.get("voucherId"), (Long) row.get("userId"),
-                OrderView.CREATED, ((OffsetDateTime) row.get("createdAt")).toInstant());
+    /**
+     * Rows once written (a batch's list, or the one row of an entry written alone): the orders as
+     * {@code GET /api/orders/{orderId}} will answer them.
+     */
+    @SuppressWarnings("unchecked")
+    public List<OrderView> written(Object rows) {
+        List<Map<String, Object>> list = rows instanceof Map<?, ?> row
+                ? List.of((Map<String, Object>) row) : (List<Map<String, Object>>) rows;
+        List<OrderView> orders = new ArrayList<>(list.size());
+        for (Map<String, Object> row : list) {
+            orders.add(new OrderView(row.get("orderId").toString(), (Long) row.get("voucherId"),
+                    (Long) row.get("userId"), OrderView.CREATED, ((OffsetDateTime) row.get("createdAt")).toInstant()));
+        }
+        return orders;
     }
 
     private static long positive(StreamEntry entry, String field) {

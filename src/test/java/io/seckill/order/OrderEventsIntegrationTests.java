@@ -55,7 +55,8 @@ class OrderEventsIntegrationTests {
 
             JsonNode event = await().atMost(Duration.ofSeconds(30))
                     .until(() -> eventOf(messages, orderId), Optional::isPresent).get();
-            // Announced once written, as GET /api/orders/{orderId} shows it (orderId a string: 64 bits).
+            // Announced once written, in an array of the orders written together, as GET /api/orders/{orderId}
+            // shows it (orderId a string: 64 bits).
             ApiClient.Answer written = api.get("/api/orders/" + orderId);
             assertThat(written.status()).isEqualTo(200);
             assertThat(event.get("orderId").isTextual()).as("orderId is a JSON string: %s", event).isTrue();
@@ -65,14 +66,17 @@ class OrderEventsIntegrationTests {
         }
     }
 
-    /** Drains what arrived so far; other tests' orders are announced on the same channel. */
+    /** Drains what arrived so far; other tests' orders are announced on the same channel, in arrays. */
     private static Optional<JsonNode> eventOf(BlockingQueue<String> messages, String orderId) throws Exception {
         List<String> arrived = new java.util.ArrayList<>();
         messages.drainTo(arrived);
         for (String message : arrived) {
-            JsonNode event = JSON.readTree(message);
-            if (orderId.equals(event.path("orderId").asText())) {
-                return Optional.of(event);
+            JsonNode orders = JSON.readTree(message);
+            assertThat(orders.isArray()).as("one message per write, an array: %s", message).isTrue();
+            for (JsonNode event : orders) {
+                if (orderId.equals(event.path("orderId").asText())) {
+                    return Optional.of(event);
+                }
             }
         }
         return Optional.empty();

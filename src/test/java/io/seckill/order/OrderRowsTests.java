@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -28,11 +29,12 @@ class OrderRowsTests {
     }
 
     @Test
-    void writtenRowIsTheOrderAsTheApiShowsIt() {
-        OrderView order = rows.written(rows.fromEntry(entry(FIELDS)));
+    void writtenRowsAreTheOrdersAsTheApiShowsThem() {
+        OrderView expected = new OrderView("117589295186841600", 3, 7, "CREATED", Instant.ofEpochMilli(1795260808156L));
 
-        assertThat(order).isEqualTo(new OrderView("117589295186841600", 3, 7, "CREATED",
-                Instant.ofEpochMilli(1795260808156L)));
+        assertThat(rows.written(rows.fromEntry(entry(FIELDS)))).containsExactly(expected);
+        assertThat(rows.written(rows.fromEntries(List.of(entry(FIELDS), entry(FIELDS))))).containsExactly(expected,
+                expected);
     }
 
     @Test
