@@ -66,9 +66,15 @@ class RedisStreamConsumer extends DefaultConsumer {
         polling = true;
         List<String> streams = endpoint.getStreams();
         executor = endpoint.getCamelContext().getExecutorServiceManager()
-                .newFixedThreadPool(this, "RedisStream[" + endpoint.getConsumerName() + "]", streams.size());
+                .newFixedThreadPool(this, "RedisStream[" + endpoint.getConsumerName() + "]",
+                        streams.size() * endpoint.getConcurrentConsumers());
         for (String stream : streams) {
-            executor.submit(() -> poll(stream));
+            // The first reader of a stream re-reads this consumer's own pending entries; the others, started at
+            // the same time, would only read them twice. They all read new entries, each getting its own.
+            executor.submit(() -> poll(stream, true));
+            for (int more = 1; more < endpoint.getConcurrentConsumers(); more++) {
+                executor.submit(() -> poll(stream, false));
+            }
         }
     }
 
@@ -89,10 +95,10 @@ class RedisStreamConsumer extends DefaultConsumer {
         super.doStop();
     }
 
-    private void poll(String stream) {
+    private void poll(String stream, boolean ownPendingFirst) {
         byte[] key = stream.getBytes(StandardCharsets.UTF_8);
         Consumer consumer = Consumer.from(endpoint.getGroup(), endpoint.getConsumerName());
-        String offset = "0";
+        String offset = ownPendingFirst ? "0" : NEW_ENTRIES;
         RedisConnection connection = null;
         while (polling) {
             try {

@@ -15,6 +15,7 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     private int batchSize = 100;
     private long blockMillis = 1000;
     private long reconnectDelayMillis = 1000;
+    private int concurrentConsumers = 1;
 
     RedisStreamEndpoint(String uri, RedisStreamComponent component, List<String> streams) {
         super(uri, component);
@@ -75,6 +76,18 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
 
     public void setBlockMillis(long blockMillis) {
         this.blockMillis = blockMillis;
+    }
+
+    /** Readers per stream, under the one consumer name: while one writes its batch, another reads the next. */
+    public int getConcurrentConsumers() {
+        return concurrentConsumers;
+    }
+
+    public void setConcurrentConsumers(int concurrentConsumers) {
+        if (concurrentConsumers < 1) {
+            throw new IllegalArgumentException("concurrentConsumers must be at least 1, got " + concurrentConsumers);
+        }
+        this.concurrentConsumers = concurrentConsumers;
     }
 
     public long getReconnectDelayMillis() {

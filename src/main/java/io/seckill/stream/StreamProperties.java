@@ -14,6 +14,8 @@ import org.springframework.validation.annotation.Validated;
  * @param consumerName this instance's name in the group; stable across restarts so it re-reads its own pending
  * @param batchSize entries read (and written to the database) at once
  * @param blockMillis how long one XREADGROUP waits for new entries
+ * @param readersPerShard threads reading each shard stream under this instance's name: while one writes its
+ *     batch to the database, another reads the next
  */
 @Validated
 @ConfigurationProperties("seckill.stream")
@@ -22,4 +24,5 @@ public record StreamProperties(
         @NotBlank String group,
         @NotBlank String consumerName,
         @Min(1) @Max(5000) int batchSize,
-        @Min(1) @Max(60000) long blockMillis) {}
+        @Min(1) @Max(60000) long blockMillis,
+        @Min(1) @Max(64) int readersPerShard) {}

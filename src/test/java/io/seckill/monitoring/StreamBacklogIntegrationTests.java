@@ -65,7 +65,7 @@ class StreamBacklogIntegrationTests {
     @BeforeEach
     void emptyStreams() {
         redis.delete(List.of(ORDERS, DEAD));
-        StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100);
+        StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100, 1);
         backlog = new StreamBacklog(connections, new RedisKeys(stream), stream, new MetricsProperties(REFRESH),
                 clock());
     }
@@ -124,7 +124,7 @@ class StreamBacklogIntegrationTests {
         nowhere.afterPropertiesSet();
         nowhere.start();
         try {
-            StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100);
+            StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100, 1);
             Backlog reading = new StreamBacklog(nowhere, new RedisKeys(stream), stream,
                     new MetricsProperties(REFRESH), clock()).current();
 
