@@ -169,7 +169,7 @@ public class ConsumerNameLease implements SmartLifecycle {
         }
     }
 
-    void renew() {
+    private void renew() {
         try {
             long outcome = renewScript.run(List.of(key), token, Long.toString(ttl.toMillis()));
             if (outcome == 0) {
