@@ -49,6 +49,11 @@ public class RedisKeys {
         return orderStreams().stream().map(this::deadLettersOf).toList();
     }
 
+    /** Who reads as this consumer name in this group now ({@link ConsumerNameLease}). */
+    public String consumerNameLease(String group, String consumerName) {
+        return PREFIX + "consumers:" + group + ":" + consumerName;
+    }
+
     /** A rate-limit bucket, with a hash tag of its own so buckets spread over a cluster's slots. */
     public String rateLimit(String kind, String subject) {
         return PREFIX + "rate-limit:{" + kind + ":" + subject + "}";

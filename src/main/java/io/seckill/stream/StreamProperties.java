@@ -11,7 +11,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param shards number of shard streams; a voucher lives on shard {@code voucherId mod shards}
  * @param group the consumer group every instance reads through
- * @param consumerName this instance's name in the group; stable across restarts so it re-reads its own pending
+ * @param consumerName this instance's name in the group; stable across restarts so it re-reads its own pending;
+ *     no two live instances share one ({@link ConsumerNameLease})
  * @param batchSize entries read (and written to the database) at once
  * @param blockMillis how long one XREADGROUP waits for new entries
  * @param readersPerShard threads reading each shard stream under this instance's name: while one writes its

@@ -206,7 +206,8 @@ class RateLimitIntegrationTests {
 
     /**
      * A second instance of the service in this JVM, on this test's Redis and database, with the same limits: as a
-     * second node behind a load balancer would run. JMX off, so its MBeans do not clash with the first's.
+     * second node behind a load balancer would run. A consumer name of its own (the first holds "test"); JMX off, so
+     * its MBeans do not clash with the first's.
      */
     private ConfigurableApplicationContext startSecondInstance() {
         return new SpringApplicationBuilder(Application.class).profiles("test").run(
@@ -215,6 +216,7 @@ class RateLimitIntegrationTests {
                 "--spring.data.redis.host=127.0.0.1",
                 "--spring.data.redis.port=" + redis.port(),
                 "--spring.datasource.url=" + database.getJdbcUrl(),
+                "--seckill.stream.consumer-name=second-instance",
                 "--spring.jmx.enabled=false",
                 "--camel.main.jmx-enabled=false",
                 "--seckill.rate-limit.per-buyer.rate=0.25",
