@@ -79,7 +79,7 @@ class MultiInstanceCrashIntegrationTests {
         OrderStreams streams = new OrderStreams(redis.template());
         JdbcTemplate db = new JdbcTemplate(database);
         Invariants invariants = new Invariants(redis.template(), db,
-                new RedisKeys(new StreamProperties(1, OrderStreams.GROUP, SURVIVOR, 100, 100)));
+                new RedisKeys(new StreamProperties(1, OrderStreams.GROUP, SURVIVOR, 100, 100, 1)));
         List<Long> vouchers = List.of(victim.api().createVoucher(STOCK), survivor.api().createVoucher(STOCK),
                 victim.api().createVoucher(STOCK));
         long earlierSale = survivor.api().createVoucher(BACKLOG);

@@ -120,7 +120,7 @@ class ConsumerNameLeaseIntegrationTests {
 
     private ConsumerNameLease lease() {
         StreamProperties named = new StreamProperties(stream.shards(), stream.group(), name, stream.batchSize(),
-                stream.blockMillis());
+                stream.blockMillis(), stream.readersPerShard());
         return new ConsumerNameLease(redis, scripts, new RedisKeys(named), named,
                 new ConsumerNameLeaseProperties(TTL),
                 event -> events.add(((AvailabilityChangeEvent<?>) event).getState()));
