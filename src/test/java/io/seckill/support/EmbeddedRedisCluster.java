@@ -1,12 +1,16 @@
 package io.seckill.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import redis.clients.jedis.Jedis;
 import redis.embedded.RedisShardedCluster;
 import redis.embedded.core.RedisServerBuilder;
 
@@ -39,9 +43,25 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                     .initializationTimeout(READY_TIMEOUT)
                     .build();
             cluster.start();
+            awaitClusterStateOk(cluster.serverPorts());
             return new EmbeddedRedisCluster(cluster);
         } catch (IOException e) {
             throw new UncheckedIOException("Embedded Redis Cluster did not start", e);
+        }
+    }
+
+    /**
+     * The library returns once the nodes answer; each node says CLUSTERDOWN until it has learnt, by gossip, that
+     * every slot is served. Wait until every node reports {@code cluster_state:ok} (CLUSTER INFO).
+     */
+    private static void awaitClusterStateOk(List<Integer> ports) {
+        await().atMost(READY_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                .until(() -> ports.stream().allMatch(EmbeddedRedisCluster::stateOk));
+    }
+
+    private static boolean stateOk(int port) {
+        try (Jedis node = new Jedis("127.0.0.1", port)) {
+            return node.clusterInfo().contains("cluster_state:ok");
         }
     }
 
