@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -15,12 +17,15 @@ import org.apache.camel.Processor;
 import org.apache.camel.support.DefaultConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.stream.ByteRecord;
 import org.springframework.data.redis.connection.stream.Consumer;
+import org.springframework.data.redis.connection.stream.PendingMessages;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.connection.RedisStreamCommands.XPendingOptions;
 
 /**
  * One polling thread per stream. Each first re-reads what the group already delivered to this consumer and it
@@ -123,9 +128,13 @@ class RedisStreamConsumer extends DefaultConsumer {
                 }
                 List<StreamEntry> entries = toEntries(stream, records);
                 if (ownPending) {
+                    offset = entries.get(entries.size() - 1).id();
+                    entries = withoutOverDelivered(connection, key, consumer, entries);
                     log.info("Stream {}: re-reading {} entries this consumer held unacknowledged", stream,
                             entries.size());
-                    offset = entries.get(entries.size() - 1).id();
+                    if (entries.isEmpty()) {
+                        continue;
+                    }
                 }
                 process(stream, entries);
             } catch (Exception e) {
@@ -158,6 +167,33 @@ class RedisStreamConsumer extends DefaultConsumer {
         } finally {
             releaseExchange(exchange, false);
         }
+    }
+
+    /**
+     * Leaves out own pending entries delivered more than maxDeliveries times (XPENDING over the batch's range): they
+     * stay pending, and the sweeper, which claims them next, dead-letters them.
+     */
+    private List<StreamEntry> withoutOverDelivered(RedisConnection connection, byte[] key, Consumer consumer,
+            List<StreamEntry> entries) {
+        if (endpoint.getMaxDeliveries() <= 0) {
+            return entries;
+        }
+        // XPENDING key group first last count consumer
+        PendingMessages pending = connection.streamCommands().xPending(key, consumer.getGroup(),
+                XPendingOptions.range(Range.closed(entries.get(0).id(), entries.get(entries.size() - 1).id()),
+                        (long) entries.size()).consumer(consumer.getName()));
+        Set<String> overDelivered = new HashSet<>();
+        pending.forEach(message -> {
+            if (message.getTotalDeliveryCount() > endpoint.getMaxDeliveries()) {
+                overDelivered.add(message.getIdAsString());
+            }
+        });
+        if (overDelivered.isEmpty()) {
+            return entries;
+        }
+        log.warn("Stream {}: {} entries delivered more than {} times left pending for the sweeper to dead-letter: {}",
+                entries.get(0).stream(), overDelivered.size(), endpoint.getMaxDeliveries(), overDelivered);
+        return entries.stream().filter(entry -> !overDelivered.contains(entry.id())).toList();
     }
 
     private void createGroupIfMissing(RedisConnection connection, byte[] key) {

@@ -16,6 +16,7 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     private long blockMillis = 1000;
     private long reconnectDelayMillis = 1000;
     private int concurrentConsumers = 1;
+    private int maxDeliveries;
 
     RedisStreamEndpoint(String uri, RedisStreamComponent component, List<String> streams) {
         super(uri, component);
@@ -88,6 +89,19 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
             throw new IllegalArgumentException("concurrentConsumers must be at least 1, got " + concurrentConsumers);
         }
         this.concurrentConsumers = concurrentConsumers;
+    }
+
+    /**
+     * Own pending entries delivered more often than this are not re-read at start-up but left pending, for the
+     * pending-list sweeper to dead-letter: an entry that crashes its consumer must not crash every restart. 0: no
+     * limit.
+     */
+    public int getMaxDeliveries() {
+        return maxDeliveries;
+    }
+
+    public void setMaxDeliveries(int maxDeliveries) {
+        this.maxDeliveries = maxDeliveries;
     }
 
     public long getReconnectDelayMillis() {

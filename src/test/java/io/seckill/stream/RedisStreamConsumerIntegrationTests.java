@@ -7,11 +7,17 @@ import io.seckill.support.ApiClient;
 import io.seckill.support.VoucherStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
+import io.seckill.sweeper.SweeperProperties;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** The {@code redis-stream:} consumer behind the order-writer route, as it restarts. */
 @SeckillIntegrationTest
@@ -31,6 +37,12 @@ class RedisStreamConsumerIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Autowired
+    SweeperProperties sweeper;
+
+    @Autowired
+    StringRedisTemplate redis;
 
     @Test
     void consumerRestartedUnderItsNameFirstWritesWhatItHeldUnacknowledged() throws Exception {
@@ -59,5 +71,47 @@ class RedisStreamConsumerIntegrationTests {
             camel.getRouteController().startRoute("order-writer");
             camel.getRouteController().startRoute("pending-sweeper");
         }
+    }
+
+    @Test
+    void ownEntryDeliveredTooOftenIsNotReReadButLeftForTheSweeperToDeadLetter() throws Exception {
+        long voucher = api.createVoucher(10);
+        camel.getRouteController().stopRoute("pending-sweeper");
+        camel.getRouteController().stopRoute("order-writer");
+        try {
+            List<String> orderIds = api.orderAccepted(voucher, 1, 2);
+            List<MapRecord<String, Object, Object>> held = streams.readAndAbandon(voucher, stream.consumerName());
+            MapRecord<String, Object, Object> poison = held.stream()
+                    .filter(entry -> orderIds.get(0).equals(entry.getValue().get("orderId"))).findFirst().orElseThrow();
+            // XCLAIM ... RETRYCOUNT: as if the entry had crashed its consumer at every restart so far
+            long crashes = sweeper.maxDeliveries() + 1L;
+            redis.execute((RedisCallback<Object>) connection -> connection.execute("XCLAIM",
+                    bytes(poison.getStream()), bytes(stream.group()), bytes(stream.consumerName()), bytes("0"),
+                    bytes(poison.getId().getValue()), bytes("RETRYCOUNT"), bytes(Long.toString(crashes))));
+
+            // XREADGROUP ... 0, then XPENDING: the restarted consumer writes the other entry, not this one
+            camel.getRouteController().startRoute("order-writer");
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(stores.rowsPerOrderId(voucher)).isEqualTo(Stores.eachOnce(orderIds.subList(1, 2))));
+            assertThat(streams.pendingOf(voucher)).containsExactly(poison.getId().getValue());
+
+            // XAUTOCLAIM: the sweeper takes it over and, delivered too often and never written, dead-letters it
+            camel.getRouteController().startRoute("pending-sweeper");
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                    assertThat(streams.deadLettersOf(voucher)).singleElement().satisfies(dead -> assertThat(
+                            (Map<Object, Object>) dead.getValue())
+                            .containsEntry("orderId", orderIds.get(0))
+                            .containsEntry("reason", "exceeded " + sweeper.maxDeliveries() + " deliveries")));
+            assertThat(streams.pendingOf(voucher)).isEmpty();
+            assertThat(stores.rowsPerOrderId(voucher)).isEqualTo(Stores.eachOnce(orderIds.subList(1, 2)));
+        } finally {
+            camel.getRouteController().startRoute("order-writer");
+            camel.getRouteController().startRoute("pending-sweeper");
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
