@@ -62,9 +62,9 @@ import javax.management.remote.JMXServiceURL;
  *        starts or stops a Camel route of the service over JMX (attach API)
  * drain  PID REDIS_PORT STREAM EXPECTED ROUTE_ID
  *        starts the stopped writer route and times the backlog in STREAM to empty
- * jdbc   DB_PATH ROWS BATCH SCHEMA_SQL INSERT_SQL VOUCHER
- *        the same rows as the backlog, raw JDBC batches into a fresh H2 file
- * verify JDBC_URL FLASH_VOUCHER FLASH_FILE VOUCHER=ROWS...
+ * jdbc   JDBC_URL USER ROWS BATCH SCHEMA_SQL INSERT_SQL VOUCHER
+ *        the same rows as the backlog, raw JDBC batches (one commit each) into a fresh database
+ * verify JDBC_URL USER FLASH_VOUCHER|- FLASH_FILE|- VOUCHER=ROWS...
  *        the database against what the run accepted
  * </pre>
  */
@@ -584,20 +584,22 @@ final class Drain {
 
 /**
  * What the database alone can take: the backlog's rows (same ids as run.sh's backlog) written with the
- * service's own schema and insert statement, in JDBC batches of the service's batch size, auto-commit on as in
- * the service's pool, into a fresh H2 file database.
+ * service's own schema and insert statement, in JDBC batches of the service's batch size, one transaction per batch
+ * as the service's writer commits them, into a fresh database (an H2 file with the service's durability, or an
+ * empty PostgreSQL database with the driver's reWriteBatchedInserts as the service sets it).
  */
 final class JdbcBaseline {
 
     private static final Pattern NAMED = Pattern.compile(":#(\\w+)");
 
     static void run(String[] args) throws Exception {
-        String dbPath = args[0];
-        int rows = Integer.parseInt(args[1]);
-        int batchSize = Integer.parseInt(args[2]);
-        String schema = Files.readString(Path.of(args[3]));
-        String insert = Files.readString(Path.of(args[4]));
-        long voucherId = Long.parseLong(args[5]);
+        String url = args[0];
+        String user = args[1];
+        int rows = Integer.parseInt(args[2]);
+        int batchSize = Integer.parseInt(args[3]);
+        String schema = Files.readString(Path.of(args[4]));
+        String insert = Files.readString(Path.of(args[5]));
+        long voucherId = Long.parseLong(args[6]);
 
         List<String> parameters = new ArrayList<>();
         Matcher named = NAMED.matcher(statement(insert));
@@ -608,10 +610,7 @@ final class JdbcBaseline {
         }
         named.appendTail(sql);
 
-        // The service's own durability: WRITE_DELAY=0 puts each commit in the file before it returns (the service
-        // acknowledges stream entries only then). Without it H2 holds commits in memory for up to 500 ms.
-        try (Connection connection = DriverManager.getConnection("jdbc:h2:file:" + dbPath + ";WRITE_DELAY=0", "sa",
-                "")) {
+        try (Connection connection = DriverManager.getConnection(url, user, "")) {
             try (Statement ddl = connection.createStatement()) {
                 for (String each : statement(schema).split(";")) {
                     if (!each.isBlank()) {
@@ -619,18 +618,21 @@ final class JdbcBaseline {
                     }
                 }
             }
+            connection.setAutoCommit(false);
             OffsetDateTime createdAt = OffsetDateTime.ofInstant(Instant.now(), ZoneOffset.UTC);
             long start = System.nanoTime();
             try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
                 for (int i = 1; i <= rows; i++) {
                     Map<String, Object> row = Map.of("orderId", Backlog.orderId(i), "voucherId", voucherId,
-                            "userId", (long) i, "createdAt", createdAt);
+                            "userId", (long) i, "createdAt", createdAt,
+                            "payBefore", createdAt.plusMinutes(15));
                     for (int p = 0; p < parameters.size(); p++) {
                         statement.setObject(p + 1, row.get(parameters.get(p)));
                     }
                     statement.addBatch();
                     if (i % batchSize == 0 || i == rows) {
                         statement.executeBatch();
+                        connection.commit();
                     }
                 }
             }
@@ -677,33 +679,13 @@ final class Verify {
 
     static void run(String[] args) throws Exception {
         String url = args[0];
-        long flashVoucher = Long.parseLong(args[1]);
-        Set<String> accepted = new HashSet<>(Files.readAllLines(Path.of(args[2])));
-        accepted.removeIf(String::isBlank);
+        String user = args[1];
         int mismatches = 0;
-        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
-            Set<String> rows = new HashSet<>();
-            Set<Long> buyers = new HashSet<>();
-            try (PreparedStatement query = connection.prepareStatement(
-                    "SELECT order_id, user_id FROM orders WHERE voucher_id = ?")) {
-                query.setLong(1, flashVoucher);
-                try (ResultSet result = query.executeQuery()) {
-                    while (result.next()) {
-                        rows.add(result.getLong(1) + "," + result.getLong(2));
-                        buyers.add(result.getLong(2));
-                    }
-                }
+        try (Connection connection = DriverManager.getConnection(url, user, "")) {
+            if (!args[2].equals("-")) {
+                mismatches += flashCrowd(connection, Long.parseLong(args[2]), Path.of(args[3]));
             }
-            Set<String> missing = new HashSet<>(accepted);
-            missing.removeAll(rows);
-            Set<String> unexpected = new HashSet<>(rows);
-            unexpected.removeAll(accepted);
-            Bench.print("verify_flash_rows", rows.size());
-            Bench.print("verify_flash_buyers", buyers.size());
-            Bench.print("verify_flash_missing", missing.size());
-            Bench.print("verify_flash_unexpected", unexpected.size());
-            mismatches += missing.size() + unexpected.size() + (rows.size() - buyers.size());
-            for (int i = 3; i < args.length; i++) {
+            for (int i = 4; i < args.length; i++) {
                 String[] pair = args[i].split("=");
                 long voucher = Long.parseLong(pair[0]);
                 long expected = Long.parseLong(pair[1]);
@@ -717,9 +699,36 @@ final class Verify {
         Bench.print("verify_mismatches", mismatches);
     }
 
+    /** The flash crowd's rows are exactly its accepted orders, one per buyer; returns the mismatches. */
+    private static int flashCrowd(Connection connection, long flashVoucher, Path acceptedFile) throws Exception {
+        Set<String> accepted = new HashSet<>(Files.readAllLines(acceptedFile));
+        accepted.removeIf(String::isBlank);
+        Set<String> rows = new HashSet<>();
+        Set<Long> buyers = new HashSet<>();
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT order_id, user_id FROM orders WHERE voucher_id = ?")) {
+            query.setLong(1, flashVoucher);
+            try (ResultSet result = query.executeQuery()) {
+                while (result.next()) {
+                    rows.add(result.getLong(1) + "," + result.getLong(2));
+                    buyers.add(result.getLong(2));
+                }
+            }
+        }
+        Set<String> missing = new HashSet<>(accepted);
+        missing.removeAll(rows);
+        Set<String> unexpected = new HashSet<>(rows);
+        unexpected.removeAll(accepted);
+        Bench.print("verify_flash_rows", rows.size());
+        Bench.print("verify_flash_buyers", buyers.size());
+        Bench.print("verify_flash_missing", missing.size());
+        Bench.print("verify_flash_unexpected", unexpected.size());
+        return missing.size() + unexpected.size() + (rows.size() - buyers.size());
+    }
+
     private static long count(Connection connection, long voucherId) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement(
-                "SELECT COUNT(*) FROM orders WHERE voucher_id = ?")) {
+                "SELECT COUNT(*) FROM orders WHERE voucher_id = ? AND status <> 'CANCELLED'")) {
             query.setLong(1, voucherId);
             try (ResultSet result = query.executeQuery()) {
                 result.next();

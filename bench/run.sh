@@ -33,8 +33,11 @@ Environment (default; --quick default):
   BENCH_FLASH_BUYERS        20000; 4000
   BENCH_FLASH_CONCURRENCY   64
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
-  BENCH_JAVA_OPTS           JVM options for the service (-Xmx256m: a heap sized as in production, not a quarter of RAM)
-  BENCH_KEEP_DATA           0           1 keeps the run's Redis and H2 files (they are deleted after a clean run)
+  BENCH_JAVA_OPTS           JVM options for the service and the reference (default: those the README recommends)
+  BENCH_POSTGRES            1           0 skips the PostgreSQL leg; it needs psql and a server on 127.0.0.1:5432
+  BENCH_PG_URL              jdbc:postgresql://127.0.0.1:5432/ (user postgres; a database of the run's own is made
+                                        there and dropped at the end)
+  BENCH_KEEP_DATA           0           1 keeps the run's Redis and database files (deleted after a clean run)
 EOF
 }
 
@@ -68,6 +71,8 @@ FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 10000)}
 FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 4000)}
 FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
 JAVA_OPTS=${BENCH_JAVA_OPTS--Xmx256m}
+POSTGRES=${BENCH_POSTGRES:-1}
+PG_URL=${BENCH_PG_URL:-jdbc:postgresql://127.0.0.1:5432/}
 KEEP_DATA=${BENCH_KEEP_DATA:-0}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -94,9 +99,14 @@ RUN="$ROOT/bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
 LOGS="$RUN/logs"
 WORK="$RUN/work"
 mkdir -p "$LOGS" "$WORK"
-SERVICE_LOG="$LOGS/service.log"
 SERVICE_PID=
+SERVICE_DIR=
+REFERENCE_PID=
 CHILD_PID=
+PG_DATABASES=()
+# The admission script, as the service runs it; the bench's own uses of it (limit, backlog) pass the same keys.
+ADMIT_SCRIPT="$ROOT/lua/admitOrder-3.lua"
+admit_keys() { echo "seckill:{s0}:voucher:$1 seckill:{s0}:buyers:$1 $STREAM"; }
 
 say() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 # The value of KEY=... in a results file.
@@ -106,6 +116,9 @@ group() { sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta' <<<"$1"; }
 yes_no() { if awk "BEGIN { exit !($1) }"; then echo yes; else echo no; fi; }
 # yes when a figure (which may be n/a) is below a limit.
 below() { if [[ "$1" =~ ^[0-9.]+$ ]] && awk "BEGIN { exit !($1 < $2) }"; then echo yes; else echo no; fi; }
+# A ratio in per cent, or n/a when either figure is missing.
+percent() { if [[ "$1" =~ ^[0-9.]+$ && "$2" =~ ^[0-9.]+$ ]] && awk "BEGIN { exit !($2 > 0) }"; then calc "100 * $1 / $2" 1; else echo n/a; fi; }
+at_least() { if [[ "$1" =~ ^[0-9.]+$ ]]; then yes_no "$1 >= $2"; else echo no; fi; }
 
 # Runs a command as the one tracked child, so an interrupted run stops it too.
 track() {
@@ -117,36 +130,41 @@ track() {
   return "$status"
 }
 
-stop_service() {
-  if [[ -n "$SERVICE_PID" ]] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    kill -TERM "$SERVICE_PID"
-    local waited=0
-    while kill -0 "$SERVICE_PID" 2>/dev/null && ((waited < 90)); do
-      sleep 1
-      waited=$((waited + 1))
-    done
-    if kill -0 "$SERVICE_PID" 2>/dev/null; then
-      say "the service did not stop in 90 s; killing it"
-      kill -KILL "$SERVICE_PID" 2>/dev/null || true
-    fi
-    wait "$SERVICE_PID" 2>/dev/null || true
+# SIGTERM, then SIGKILL after SECONDS.
+stop_pid() { # pid seconds
+  local pid=$1 waited=0
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid"
+  while kill -0 "$pid" 2>/dev/null && ((waited < $2)); do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    say "process $pid did not stop in $2 s; killing it"
+    kill -KILL "$pid" 2>/dev/null || true
   fi
+  wait "$pid" 2>/dev/null || true
+}
+
+stop_service() {
+  [[ -z "$SERVICE_PID" ]] || stop_pid "$SERVICE_PID" 90
   SERVICE_PID=
   # A JVM that did not exit normally leaves its embedded redis-server running; its pid file says which.
-  local pid_file="$RUN/data/redis/redis.pid" redis_pid
-  if [[ -f "$pid_file" ]]; then
+  local pid_file="$SERVICE_DIR/data/redis/redis.pid" redis_pid
+  if [[ -n "$SERVICE_DIR" && -f "$pid_file" ]]; then
     redis_pid=$(cat "$pid_file")
-    if kill -0 "$redis_pid" 2>/dev/null && grep -q redis-server "/proc/$redis_pid/cmdline" 2>/dev/null; then
-      kill -TERM "$redis_pid"
-      local waited=0
-      while kill -0 "$redis_pid" 2>/dev/null && ((waited < 30)); do
-        sleep 1
-        waited=$((waited + 1))
-      done
-      kill -KILL "$redis_pid" 2>/dev/null || true
+    if grep -q redis-server "/proc/$redis_pid/cmdline" 2>/dev/null; then
+      stop_pid "$redis_pid" 30
     fi
   fi
 }
+
+stop_reference() {
+  [[ -z "$REFERENCE_PID" ]] || stop_pid "$REFERENCE_PID" 30
+  REFERENCE_PID=
+}
+
+psql_server() { psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres -d postgres -c "$1"; }
 
 cleanup() {
   local status=$?
@@ -156,14 +174,20 @@ cleanup() {
     kill -TERM "$CHILD_PID" 2>/dev/null || true
     wait "$CHILD_PID" 2>/dev/null || true
   fi
+  stop_reference
   stop_service
+  if ((KEEP_DATA == 0)); then
+    for db in "${PG_DATABASES[@]}"; do
+      psql_server "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
+    done
+  fi
   exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# --- the service and the Java side of the harness ---------------------------------------------------------------
+# --- the service, the reference controller and the Java side of the harness -------------------------------------
 
 if ((build)); then
   say "building the service (mvn package)"
@@ -175,34 +199,55 @@ unzip -q -o "$JAR" 'BOOT-INF/lib/*' -d "$WORK/jar"
 LIB="$WORK/jar/BOOT-INF/lib"
 javac -d "$WORK/classes" -cp "$LIB/*" "$ROOT/bench/Bench.java"
 bench() { track java -Xms256m -Xmx1g -cp "$WORK/classes:$LIB/*" Bench "$@"; }
+# The reference controller gets Spring MVC, Spring Data Redis and Lettuce from the service's own libraries, and
+# nothing else (no Camel, no database, no actuator), as a hand-written controller would have.
+REFERENCE_CP="$WORK/reference"
+for jar in "$LIB"/*.jar; do
+  case "$(basename "$jar")" in
+    spring-aop-* | spring-beans-* | spring-boot-3* | spring-boot-autoconfigure-* | spring-context-6* | spring-core-* | \
+      spring-data-commons-* | spring-data-keyvalue-* | spring-data-redis-* | spring-expression-* | spring-jcl-* | \
+      spring-oxm-* | spring-tx-* | spring-web-* | spring-webmvc-* | tomcat-embed-* | jackson-annotations-* | \
+      jackson-core-* | jackson-databind-* | jackson-datatype-jdk8-* | jackson-datatype-jsr310-* | \
+      jackson-module-parameter-names-* | lettuce-core-* | netty-* | reactor-core-* | reactive-streams-* | \
+      micrometer-commons-* | micrometer-observation-* | slf4j-api-* | logback-* | jul-to-slf4j-* | log4j-* | \
+      snakeyaml-2* | jakarta.annotation-api-* | redis-authx-*)
+      REFERENCE_CP+=":$jar" ;;
+  esac
+done
+javac -parameters -d "$WORK/reference" -cp "$REFERENCE_CP" "$ROOT/bench/reference/ReferenceIntake.java"
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
-say "starting the service; data in $RUN/data, log in $SERVICE_LOG"
-# From the run's own folder: the embedded defaults put ./data there, and the routes come from the jar.
-# shellcheck disable=SC2086
-(cd "$RUN" && exec java $JAVA_OPTS -jar "$JAR" \
-  --server.port=0 \
-  --seckill.stream.shards=1 \
-  --seckill.stream.batch-size="$BATCH_SIZE" \
-  --seckill.rate-limit.per-buyer.rate=0 \
-  --seckill.rate-limit.per-address.rate=0) >"$SERVICE_LOG" 2>&1 &
-SERVICE_PID=$!
-deadline=$((SECONDS + 180))
-until grep -Eq 'Started [A-Za-z]+ in [0-9.]+ seconds' "$SERVICE_LOG"; do
-  kill -0 "$SERVICE_PID" 2>/dev/null || die "the service exited during start-up: $SERVICE_LOG"
-  ((SECONDS < deadline)) || die "the service did not start in 180 s: $SERVICE_LOG"
-  sleep 0.5
-done
-HTTP_PORT=$(grep -oP 'Tomcat started on port \K[0-9]+' "$SERVICE_LOG" | head -n 1)
-REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$SERVICE_LOG" | head -n 1)
-[[ -n "$HTTP_PORT" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $SERVICE_LOG"
-REDIS_PID=$(cat "$RUN/data/redis/redis.pid")
-BASE="http://127.0.0.1:$HTTP_PORT"
-say "service pid $SERVICE_PID on $BASE, embedded Redis pid $REDIS_PID on port $REDIS_PORT"
+
+# Starts the packaged jar as an operator would, from DIR (the embedded defaults put ./data there; the routes come
+# from the jar), on a free port, one stream shard; sets SERVICE_PID, BASE, REDIS_PORT, REDIS_PID.
+start_service() { # dir log extra-arguments...
+  SERVICE_DIR=$1
+  local log=$2
+  shift 2
+  mkdir -p "$SERVICE_DIR"
+  say "starting the service in $SERVICE_DIR, log in $log"
+  # shellcheck disable=SC2086
+  (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -jar "$JAR" --server.port=0 --seckill.stream.shards=1 \
+    --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
+  SERVICE_PID=$!
+  local deadline=$((SECONDS + 180))
+  until grep -Eq 'Started [A-Za-z]+ in [0-9.]+ seconds' "$log"; do
+    kill -0 "$SERVICE_PID" 2>/dev/null || die "the service exited during start-up: $log"
+    ((SECONDS < deadline)) || die "the service did not start in 180 s: $log"
+    sleep 0.5
+  done
+  local http_port
+  http_port=$(grep -oP 'Tomcat started on port \K[0-9]+' "$log" | head -n 1)
+  REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$log" | head -n 1)
+  [[ -n "$http_port" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $log"
+  REDIS_PID=$(cat "$SERVICE_DIR/data/redis/redis.pid")
+  BASE="http://127.0.0.1:$http_port"
+  SERVICE_LOG=$log
+  say "service pid $SERVICE_PID on $BASE, embedded Redis pid $REDIS_PID on port $REDIS_PORT"
+}
 
 rcli() { redis-cli -p "$REDIS_PORT" "$@"; }
 service_alive() { kill -0 "$SERVICE_PID" 2>/dev/null || die "the service is no longer running: $SERVICE_LOG"; }
-REDIS_VERSION=$(rcli INFO server | sed -n 's/^redis_version://p' | tr -d '\r')
 VOUCHERS=()
 # Creates a voucher on sale from now on, as VOUCHER.
 new_voucher() {
@@ -223,19 +268,74 @@ wait_stream_empty() {
 peak_rss_mb() { awk '/^VmHWM/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
 # Writing 5 to clear_refs resets the peak resident set size (VmHWM) of a process.
 reset_peak_rss() { echo 5 >"/proc/$1/clear_refs" 2>/dev/null; }
-
-# --- 1. intake: wrk, every order from a new buyer ---------------------------------------------------------------
-
-wrk_run() { # voucher connections seconds results
-  local threads=$WRK_THREADS
-  ((threads <= $2)) || threads=$2
-  track wrk -t "$threads" -c "$2" -d "${3}s" --timeout 10s --latency -s "$ROOT/bench/intake.lua" "$BASE" -- "$1" >"$4"
-  service_alive
+# What Redis says each voucher of this service run sold, as VOUCHER=ROWS words for `bench verify`.
+sold_per_voucher() {
+  local id
+  for id in "${VOUCHERS[@]}"; do
+    printf '%s=%s ' "$id" "$(($(stock "$id") - $(remaining "$id")))"
+  done
 }
+
+wrk_run() { # url voucher connections seconds results [expected-status] [xff]
+  local threads=$WRK_THREADS
+  ((threads <= $3)) || threads=$3
+  track wrk -t "$threads" -c "$3" -d "${4}s" --timeout 10s --latency -s "$ROOT/bench/intake.lua" "$1" -- "$2" \
+    "${6:-202}" "${7:-}" >"$5"
+}
+# Answers of the expected status per second in a wrk result.
+wrk_rate() { calc "($(val bench_requests "$1") - $(val bench_unexpected "$1")) / ($(val bench_duration_us "$1") / 1e6)"; }
+wrk_row() { # label results
+  printf '| %s | %s | %s ms | %s ms | %s ms | %s | %s |\n' "$1" "$(group "$(wrk_rate "$2")")" \
+    "$(calc "$(val bench_p50_us "$2") / 1000" 2)" "$(calc "$(val bench_p99_us "$2") / 1000" 2)" \
+    "$(calc "$(val bench_p999_us "$2") / 1000" 2)" "$(val bench_unexpected "$2")" "$(val bench_socket_errors "$2")"
+}
+
+# Stops the writer, admits ORDERS straight into Redis with the admission script (EVALSHA through redis-cli --pipe,
+# buyers 1..N, ids Backlog.orderId(n)), starts the writer and times the stream to empty. Results in FILE.
+drain_run() { # label results
+  say "drain ($1): stopping the writer, then $DRAIN_ORDERS orders admitted straight into Redis"
+  bench route "$SERVICE_PID" "$WRITER_ROUTE" stop >"$LOGS/route-stop-$1.txt"
+  new_voucher "drain $1" "$DRAIN_ORDERS"
+  DRAIN_VOUCHER=$VOUCHER
+  local sha
+  sha=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
+  # shellcheck disable=SC2046
+  awk -v n="$DRAIN_ORDERS" -v sha="$sha" -v v="$DRAIN_VOUCHER" -v keys="$(admit_keys "$DRAIN_VOUCHER")" '
+    function bulk(s) { return "$" length(s) "\r\n" s "\r\n" }
+    BEGIN {
+      k = split(keys, key, " ")
+      head = "*" (3 + k + 3) "\r\n" bulk("EVALSHA") bulk(sha) bulk(k)
+      for (j = 1; j <= k; j++) head = head bulk(key[j])
+      for (i = 1; i <= n; i++) printf "%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i)
+    }' | rcli --pipe >"$LOGS/backlog-$1.txt"
+  reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
+  say "drain ($1): starting the writer on $(rcli XLEN "$STREAM") entries"
+  bench drain "$SERVICE_PID" "$REDIS_PORT" "$STREAM" "$DRAIN_ORDERS" "$WRITER_ROUTE" >"$2"
+  say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
+}
+
+steady_run() { # label results
+  say "steady load ($1): $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
+  new_voucher "steady $1" $MAX_STOCK
+  bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
+    "$E2E_CONNECTIONS" >"$2"
+  service_alive
+  say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
+}
+
+# ================================ leg 1: H2, rate limits off ======================================================
+
+start_service "$RUN/h2" "$LOGS/service-h2.log" \
+  --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
+H2_PID=$SERVICE_PID
+REDIS_VERSION=$(rcli INFO server | sed -n 's/^redis_version://p' | tr -d '\r')
+
+# --- intake: wrk, every order from a new buyer -------------------------------------------------------------------
 
 say "warming up: $WARMUP_SECONDS s of wrk at 64 connections"
 new_voucher warm-up $MAX_STOCK
-wrk_run "$VOUCHER" 64 "$WARMUP_SECONDS" "$LOGS/wrk-warm-up.txt"
+wrk_run "$BASE" "$VOUCHER" 64 "$WARMUP_SECONDS" "$LOGS/wrk-warm-up.txt"
+service_alive
 
 BEST_RATE=0
 BEST_CONNECTIONS=
@@ -244,33 +344,93 @@ for connections in $CONNECTIONS; do
   say "intake: $INTAKE_SECONDS s of wrk at $connections connections"
   out="$LOGS/wrk-$connections.txt"
   new_voucher "intake $connections" $MAX_STOCK
-  wrk_run "$VOUCHER" "$connections" "$INTAKE_SECONDS" "$out"
-  requests=$(val bench_requests "$out")
-  not_202=$(val bench_not_202 "$out")
-  rate=$(calc "($requests - $not_202) / ($(val bench_duration_us "$out") / 1e6)")
+  wrk_run "$BASE" "$VOUCHER" "$connections" "$INTAKE_SECONDS" "$out"
+  service_alive
+  rate=$(wrk_rate "$out")
   if ((rate > BEST_RATE)); then
     BEST_RATE=$rate
     BEST_CONNECTIONS=$connections
   fi
-  INTAKE_ROWS+="| $connections | $(group "$rate") | $(calc "$(val bench_p50_us "$out") / 1000" 2) ms"
-  INTAKE_ROWS+=" | $(calc "$(val bench_p99_us "$out") / 1000" 2) ms | $(calc "$(val bench_p999_us "$out") / 1000" 2) ms"
-  INTAKE_ROWS+=" | $not_202 | $(val bench_socket_errors "$out") |"$'\n'
+  INTAKE_ROWS+="$(wrk_row "$connections" "$out")"$'\n'
 done
-RSS_INTAKE=$(peak_rss_mb "$SERVICE_PID")
-say "intake: best $BEST_RATE accepted/s at $BEST_CONNECTIONS connections; peak RSS $RSS_INTAKE MB"
+say "intake: best $BEST_RATE accepted/s at $BEST_CONNECTIONS connections"
 
-# --- 2. the intake limit: the admission script alone, in the same Redis -----------------------------------------
+# --- the sold-out path: every request refused ---------------------------------------------------------------------
+
+say "sold out: $INTAKE_SECONDS s of wrk at $BEST_CONNECTIONS connections on a voucher with no unit left"
+new_voucher sold-out 1
+curl -sf -o /dev/null -X POST "$BASE/api/vouchers/$VOUCHER/orders" -H 'X-User-Id: 1' || die "could not take the last unit"
+SOLD_OUT_OUT="$LOGS/wrk-sold-out.txt"
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$INTAKE_SECONDS" "$SOLD_OUT_OUT" 409
+service_alive
+SOLD_OUT_RATE=$(wrk_rate "$SOLD_OUT_OUT")
+say "sold out: $SOLD_OUT_RATE refusals/s"
+
+# --- the other append-only fsync policy (CONFIG SET on the running embedded Redis) -------------------------------
+
+FSYNC_DEFAULT=$(rcli CONFIG GET appendfsync | tail -n 1)
+if [[ "$FSYNC_DEFAULT" == always ]]; then FSYNC_OTHER=everysec; else FSYNC_OTHER=always; fi
+say "fsync: $INTAKE_SECONDS s of wrk at $BEST_CONNECTIONS connections with appendfsync $FSYNC_OTHER (default $FSYNC_DEFAULT)"
+rcli CONFIG SET appendfsync "$FSYNC_OTHER" >/dev/null
+FSYNC_OUT="$LOGS/wrk-fsync-$FSYNC_OTHER.txt"
+new_voucher "fsync $FSYNC_OTHER" $MAX_STOCK
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$INTAKE_SECONDS" "$FSYNC_OUT"
+rcli CONFIG SET appendfsync "$FSYNC_DEFAULT" >/dev/null
+service_alive
+FSYNC_OTHER_RATE=$(wrk_rate "$FSYNC_OUT")
+RSS_INTAKE=$(peak_rss_mb "$SERVICE_PID")
+say "fsync: $FSYNC_OTHER_RATE accepted/s with $FSYNC_OTHER; service peak RSS through the intake $RSS_INTAKE MB"
+
+# --- the reference: a plain Spring MVC controller running the same script on the same Redis -----------------------
+
+REFERENCE_LOG="$LOGS/reference.log"
+say "reference: starting the plain Spring MVC controller on the service's Redis"
+# shellcheck disable=SC2086
+java $JAVA_OPTS -cp "$REFERENCE_CP" reference.ReferenceIntake --server.port=0 --spring.main.banner-mode=off \
+  --spring.data.redis.port="$REDIS_PORT" --reference.script="$ADMIT_SCRIPT" >"$REFERENCE_LOG" 2>&1 &
+REFERENCE_PID=$!
+deadline=$((SECONDS + 120))
+until grep -Eq 'Started [A-Za-z]+ in [0-9.]+ seconds' "$REFERENCE_LOG"; do
+  kill -0 "$REFERENCE_PID" 2>/dev/null || die "the reference exited during start-up: $REFERENCE_LOG"
+  ((SECONDS < deadline)) || die "the reference did not start in 120 s: $REFERENCE_LOG"
+  sleep 0.5
+done
+REFERENCE_BASE="http://127.0.0.1:$(grep -oP 'Tomcat started on port \K[0-9]+' "$REFERENCE_LOG" | head -n 1)"
+new_voucher reference-warm-up $MAX_STOCK
+say "reference: warming up, $WARMUP_SECONDS s of wrk at 64 connections"
+wrk_run "$REFERENCE_BASE" "$VOUCHER" 64 "$WARMUP_SECONDS" "$LOGS/wrk-reference-warm-up.txt"
+REFERENCE_RATE=0
+REFERENCE_CONNECTIONS=
+REFERENCE_ROWS=""
+for connections in $CONNECTIONS; do
+  say "reference: $INTAKE_SECONDS s of wrk at $connections connections"
+  out="$LOGS/wrk-reference-$connections.txt"
+  new_voucher "reference $connections" $MAX_STOCK
+  wrk_run "$REFERENCE_BASE" "$VOUCHER" "$connections" "$INTAKE_SECONDS" "$out"
+  rate=$(wrk_rate "$out")
+  if ((rate > REFERENCE_RATE)); then
+    REFERENCE_RATE=$rate
+    REFERENCE_CONNECTIONS=$connections
+  fi
+  REFERENCE_ROWS+="$(wrk_row "$connections" "$out")"$'\n'
+done
+RSS_REFERENCE=$(peak_rss_mb "$REFERENCE_PID")
+stop_reference
+service_alive
+say "reference: best $REFERENCE_RATE accepted/s at $REFERENCE_CONNECTIONS connections; peak RSS $RSS_REFERENCE MB"
+
+# --- the intake limit: the admission script alone, in the same Redis ---------------------------------------------
 
 say "waiting for the writer to catch up"
 wait_stream_empty
-SHA=$(rcli SCRIPT LOAD "$(cat "$ROOT/lua/admitOrder-3.lua")")
+SHA=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
 # Keys of their own (bench:limit:*), so the writer never sees these orders; the script's work is the same.
-LIMIT_KEYS=(bench:limit:voucher bench:limit:buyers bench:limit:orders)
+read -r -a LIMIT_KEYS <<<"$(admit_keys limit | sed 's/seckill:{s0}:\([a-z]*\):limit/bench:limit:\1/g; s/seckill:{s0}:orders/bench:limit:orders/')"
 limit_run() { # pipeline results
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
-  rcli HSET bench:limit:voucher stock 1000000000 beginAt 0 >/dev/null
+  rcli HSET "${LIMIT_KEYS[0]}" stock 1000000000 beginAt 0 >/dev/null
   track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
-    EVALSHA "$SHA" 3 "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ >"$2"
+    EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ >"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
 }
 csv_field() { tail -n 1 "$2" | awk -F'","' -v f="$1" '{ gsub(/"/, "", $f); print $f }'; }
@@ -286,19 +446,12 @@ LIMIT_ROWS+="| $LIMIT_CLIENTS clients, pipeline $LIMIT_PIPELINE | $(group "$LIMI
 LIMIT_ROWS+=" | $(csv_field 5 "$LOGS/redis-benchmark-pipelined.csv") ms | $(csv_field 7 "$LOGS/redis-benchmark-pipelined.csv") ms |"
 say "intake limit: $LIMIT_RATE/s unpipelined, $LIMIT_RATE_PIPELINED/s pipelined"
 
-# --- 3. end to end at half load ----------------------------------------------------------------------------------
+# --- end to end at half load, flash crowd, drain -----------------------------------------------------------------
 
 E2E_RATE=${E2E_RATE:-$((BEST_RATE / 2))}
 ((E2E_RATE > 0)) || die "no intake rate measured to halve"
-say "steady load: $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
-E2E_OUT="$LOGS/steady-load.txt"
-new_voucher steady $MAX_STOCK
-bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
-  "$E2E_CONNECTIONS" >"$E2E_OUT"
-service_alive
-say "steady load: POST p99 $(val post_p99 "$E2E_OUT") ms, 202 → row p99 $(val e2e_p99 "$E2E_OUT") ms"
-
-# --- 4. flash crowd ----------------------------------------------------------------------------------------------
+E2E_OUT="$LOGS/steady-load-h2.txt"
+steady_run h2 "$E2E_OUT"
 
 new_voucher flash "$FLASH_STOCK"
 FLASH_VOUCHER=$VOUCHER
@@ -311,51 +464,86 @@ wait_stream_empty
 FLASH_REMAINING=$(remaining "$FLASH_VOUCHER")
 FLASH_BUYERS_IN_REDIS=$(rcli SCARD "seckill:{s0}:buyers:$FLASH_VOUCHER")
 
-# --- 5. drain of a backlog ---------------------------------------------------------------------------------------
-
-say "drain: stopping the writer, then $DRAIN_ORDERS orders admitted straight into Redis"
-bench route "$SERVICE_PID" "$WRITER_ROUTE" stop >"$LOGS/route-stop.txt"
-new_voucher drain "$DRAIN_ORDERS"
-DRAIN_VOUCHER=$VOUCHER
-# The backlog is what the admission script leaves: EVALSHA per order, buyers 1..N, ids Backlog.orderId(n).
-awk -v n="$DRAIN_ORDERS" -v sha="$SHA" -v v="$DRAIN_VOUCHER" -v stream="$STREAM" '
-  function bulk(s) { return "$" length(s) "\r\n" s "\r\n" }
-  BEGIN {
-    head = "*9\r\n" bulk("EVALSHA") bulk(sha) bulk("3") bulk("seckill:{s0}:voucher:" v) \
-      bulk("seckill:{s0}:buyers:" v) bulk(stream)
-    for (i = 1; i <= n; i++) printf "%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i)
-  }' | rcli --pipe >"$LOGS/backlog.txt"
-reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
-say "drain: starting the writer on $(rcli XLEN "$STREAM") entries"
-DRAIN_OUT="$LOGS/drain.txt"
-bench drain "$SERVICE_PID" "$REDIS_PORT" "$STREAM" "$DRAIN_ORDERS" "$WRITER_ROUTE" >"$DRAIN_OUT"
+DRAIN_OUT="$LOGS/drain-h2.txt"
+drain_run h2 "$DRAIN_OUT"
 RSS_DRAIN=$(peak_rss_mb "$SERVICE_PID")
 RSS_REDIS=$(peak_rss_mb "$REDIS_PID")
-say "drain: $(val drain_rate "$DRAIN_OUT") orders/s; peak RSS $RSS_DRAIN MB"
 
-# What Redis says each voucher sold, for the database check once the service is down.
 DEAD_LETTERS=$(rcli XLEN "$STREAM:dead")
-SOLD=()
-for id in "${VOUCHERS[@]}"; do
-  SOLD+=("$id=$(($(stock "$id") - $(remaining "$id")))")
-done
-
+read -r -a SOLD <<<"$(sold_per_voucher)"
 say "stopping the service"
 stop_service
 
-# --- 6. the database against what was accepted; the raw JDBC baseline -------------------------------------------
-
-VERIFY_OUT="$LOGS/verify.txt"
-bench verify "jdbc:h2:file:$RUN/data/db/seckill" "$FLASH_VOUCHER" "$WORK/flash-accepted.csv" "${SOLD[@]}" >"$VERIFY_OUT"
+VERIFY_OUT="$LOGS/verify-h2.txt"
+bench verify "jdbc:h2:file:$RUN/h2/data/db/seckill" sa "$FLASH_VOUCHER" "$WORK/flash-accepted.csv" "${SOLD[@]}" >"$VERIFY_OUT"
 
 say "raw JDBC baseline: $DRAIN_ORDERS rows in batches of $BATCH_SIZE into a fresh H2 file"
-JDBC_OUT="$LOGS/jdbc-baseline.txt"
-bench jdbc "$WORK/baseline/seckill" "$DRAIN_ORDERS" "$BATCH_SIZE" "$ROOT/sql/schema.sql" "$ROOT/sql/insert-order.sql" \
-  "$DRAIN_VOUCHER" >"$JDBC_OUT"
+JDBC_OUT="$LOGS/jdbc-baseline-h2.txt"
+bench jdbc "jdbc:h2:file:$WORK/baseline/seckill;WRITE_DELAY=0" sa "$DRAIN_ORDERS" "$BATCH_SIZE" "$ROOT/sql/schema.sql" \
+  "$ROOT/sql/insert-order.sql" "$DRAIN_VOUCHER" >"$JDBC_OUT"
 
-# --- summary -----------------------------------------------------------------------------------------------------
+# ================================ leg 2: H2, the default rate limits on ===========================================
+
+# The same service and data, restarted with the default limits. The load generator is one address, so the service
+# trusts it as a proxy and each request names its buyer's own address in X-Forwarded-For (bench/intake.lua xff).
+VOUCHERS=()
+start_service "$RUN/h2" "$LOGS/service-rate-limits.log" --seckill.rate-limit.trusted-proxies=127.0.0.1
+say "rate limits on: warming up, $WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
+new_voucher limits-warm-up $MAX_STOCK
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$WARMUP_SECONDS" "$LOGS/wrk-rate-limits-warm-up.txt" 202 xff
+service_alive
+say "rate limits on: $INTAKE_SECONDS s of wrk at $BEST_CONNECTIONS connections"
+LIMITED_OUT="$LOGS/wrk-rate-limits.txt"
+new_voucher limits $MAX_STOCK
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$INTAKE_SECONDS" "$LIMITED_OUT" 202 xff
+service_alive
+LIMITED_RATE=$(wrk_rate "$LIMITED_OUT")
+RSS_LIMITED=$(peak_rss_mb "$SERVICE_PID")
+say "rate limits on: $LIMITED_RATE accepted/s"
+stop_service
+
+# ================================ leg 3: PostgreSQL ===============================================================
+
+PG_RAN=0
+if ((POSTGRES)) && command -v psql >/dev/null && psql_server "SELECT 1" >/dev/null 2>&1; then
+  PG_RAN=1
+  PG_DB="bench_$(date -u +%Y%m%d%H%M%S)"
+  PG_DATABASES+=("$PG_DB" "${PG_DB}_baseline")
+  psql_server "CREATE DATABASE $PG_DB"
+  psql_server "CREATE DATABASE ${PG_DB}_baseline"
+  PG_VERSION=$(psql -X -tA -h 127.0.0.1 -U postgres -d postgres -c 'SHOW server_version')
+  VOUCHERS=()
+  start_service "$RUN/pg" "$LOGS/service-pg.log" --spring.profiles.active=postgres \
+    --spring.datasource.url="$PG_URL$PG_DB" \
+    --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
+  say "PostgreSQL: warming up, $WARMUP_SECONDS s of wrk at 64 connections"
+  new_voucher pg-warm-up $MAX_STOCK
+  wrk_run "$BASE" "$VOUCHER" 64 "$WARMUP_SECONDS" "$LOGS/wrk-pg-warm-up.txt"
+  service_alive
+  wait_stream_empty
+  PG_E2E_OUT="$LOGS/steady-load-pg.txt"
+  steady_run pg "$PG_E2E_OUT"
+  wait_stream_empty
+  PG_DRAIN_OUT="$LOGS/drain-pg.txt"
+  drain_run pg "$PG_DRAIN_OUT"
+  RSS_PG=$(peak_rss_mb "$SERVICE_PID")
+  PG_DEAD_LETTERS=$(rcli XLEN "$STREAM:dead")
+  read -r -a PG_SOLD <<<"$(sold_per_voucher)"
+  stop_service
+  PG_VERIFY_OUT="$LOGS/verify-pg.txt"
+  bench verify "$PG_URL$PG_DB" postgres - - "${PG_SOLD[@]}" >"$PG_VERIFY_OUT"
+  say "raw JDBC baseline: $DRAIN_ORDERS rows in batches of $BATCH_SIZE into a fresh PostgreSQL database"
+  PG_JDBC_OUT="$LOGS/jdbc-baseline-pg.txt"
+  bench jdbc "$PG_URL${PG_DB}_baseline?reWriteBatchedInserts=true" postgres "$DRAIN_ORDERS" "$BATCH_SIZE" \
+    "$ROOT/sql/schema.sql" "$ROOT/sql/postgresql/insert-order.sql" "$DRAIN_VOUCHER" >"$PG_JDBC_OUT"
+else
+  say "PostgreSQL: skipped (BENCH_POSTGRES=0, or no psql / no server on 127.0.0.1:5432)"
+fi
+
+# ================================ summary =========================================================================
 
 FAILURES=()
+CHECKS=""
 check() { # description condition
   if awk "BEGIN { exit !($2) }"; then
     CHECKS+="| $1 | PASS |"$'\n'
@@ -364,7 +552,6 @@ check() { # description condition
     FAILURES+=("$1")
   fi
 }
-CHECKS=""
 FLASH_ACCEPTED=$(val flash_accepted "$FLASH_OUT")
 FLASH_OTHER=$(grep '^flash_outcome_' "$FLASH_OUT" \
   | grep -Ev '^flash_outcome_(202|409_SOLD_OUT|409_ALREADY_ORDERED)=' | sed 's/^flash_outcome_//' | paste -sd' ' || true)
@@ -377,18 +564,41 @@ check "flash crowd: $(val verify_flash_rows "$VERIFY_OUT") rows, $(val verify_fl
   "$(val verify_flash_rows "$VERIFY_OUT") == $FLASH_STOCK && $(val verify_flash_buyers "$VERIFY_OUT") == $FLASH_STOCK"
 check "flash crowd: rows missing $(val verify_flash_missing "$VERIFY_OUT"), rows never accepted $(val verify_flash_unexpected "$VERIFY_OUT")" \
   "$(val verify_flash_missing "$VERIFY_OUT") == 0 && $(val verify_flash_unexpected "$VERIFY_OUT") == 0"
-check "every voucher of the run: rows = stock − remaining (${#SOLD[@]} vouchers)" \
+check "H2: every voucher of the run, rows = stock − remaining (${#SOLD[@]} vouchers)" \
   "$(val verify_mismatches "$VERIFY_OUT") == 0"
-check "dead letters: $DEAD_LETTERS" "$DEAD_LETTERS == 0"
-check "orders followed to their row and never seen: $(val e2e_unseen "$E2E_OUT")" "$(val e2e_unseen "$E2E_OUT") == 0"
+check "H2: dead letters $DEAD_LETTERS" "$DEAD_LETTERS == 0"
+check "H2: orders followed to their row and never seen: $(val e2e_unseen "$E2E_OUT")" "$(val e2e_unseen "$E2E_OUT") == 0"
+check "sold out: every answer 409 (other answers: $(val bench_unexpected "$SOLD_OUT_OUT"))" \
+  "$(val bench_unexpected "$SOLD_OUT_OUT") == 0"
+check "rate limits on: every answer 202 (other answers, e.g. 429: $(val bench_unexpected "$LIMITED_OUT"))" \
+  "$(val bench_unexpected "$LIMITED_OUT") == 0"
+if ((PG_RAN)); then
+  check "PostgreSQL: every voucher of the run, rows = stock − remaining (${#PG_SOLD[@]} vouchers)" \
+    "$(val verify_mismatches "$PG_VERIFY_OUT") == 0"
+  check "PostgreSQL: dead letters $PG_DEAD_LETTERS" "$PG_DEAD_LETTERS == 0"
+  check "PostgreSQL: orders followed to their row and never seen: $(val e2e_unseen "$PG_E2E_OUT")" \
+    "$(val e2e_unseen "$PG_E2E_OUT") == 0"
+  PG_DRAIN_RATE=$(val drain_rate "$PG_DRAIN_OUT")
+  PG_JDBC_RATE=$(val jdbc_rate "$PG_JDBC_OUT")
+  PG_E2E_P99=$(val e2e_p99 "$PG_E2E_OUT")
+else
+  PG_DRAIN_RATE=n/a PG_JDBC_RATE=n/a PG_E2E_P99=n/a RSS_PG=n/a PG_VERSION="not run"
+fi
 
 DRAIN_RATE=$(val drain_rate "$DRAIN_OUT")
 JDBC_RATE=$(val jdbc_rate "$JDBC_OUT")
 POST_P99=$(val post_p99 "$E2E_OUT")
 E2E_P99=$(val e2e_p99 "$E2E_OUT")
 RSS_MAX=$((RSS_INTAKE > RSS_DRAIN ? RSS_INTAKE : RSS_DRAIN))
-INTAKE_RATIO=$(calc "100 * $BEST_RATE / $LIMIT_RATE" 1)
-DRAIN_RATIO=$(calc "100 * $DRAIN_RATE / $JDBC_RATE" 1)
+RSS_MAX=$((RSS_LIMITED > RSS_MAX ? RSS_LIMITED : RSS_MAX))
+[[ "$RSS_PG" == n/a ]] || RSS_MAX=$((RSS_PG > RSS_MAX ? RSS_PG : RSS_MAX))
+INTAKE_RATIO=$(percent "$BEST_RATE" "$LIMIT_RATE")
+REFERENCE_RATIO=$(percent "$BEST_RATE" "$REFERENCE_RATE")
+LIMITED_RATIO=$(percent "$LIMITED_RATE" "$BEST_RATE")
+SOLD_OUT_RATIO=$(percent "$SOLD_OUT_RATE" "$BEST_RATE")
+FSYNC_RATIO=$(percent "$FSYNC_OTHER_RATE" "$BEST_RATE")
+DRAIN_RATIO=$(percent "$DRAIN_RATE" "$JDBC_RATE")
+PG_DRAIN_RATIO=$(percent "$PG_DRAIN_RATE" "$PG_JDBC_RATE")
 dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no | grep -q . && echo " + local changes" || true)
 
 SUMMARY="$RUN/summary.md"
@@ -400,32 +610,46 @@ SUMMARY="$RUN/summary.md"
     echo
   fi
   echo "- Machine: $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) of memory, Linux $(uname -r)."
-  echo "- Software: $(java -version 2>&1 | head -n 1); embedded redis-server $REDIS_VERSION; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); $(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)."
+  echo "- Software: $(java -version 2>&1 | head -n 1); embedded redis-server $REDIS_VERSION; PostgreSQL $PG_VERSION; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); $(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)."
   echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
-  echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none (JVM defaults)}, batch size $BATCH_SIZE, embedded Redis and H2 file, rate limits off."
+  echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
   echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
   echo "  steady load $E2E_SECONDS s; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
   echo
   echo "## Headline"
   echo
-  echo "| measure | service | limit, same run | service / limit | target | met |"
+  echo "| measure | service | reference, same run | service / reference | target | met |"
   echo "| --- | ---: | ---: | ---: | --- | --- |"
-  echo "| intake, accepted orders/s (best: $BEST_CONNECTIONS connections) | $(group "$BEST_RATE") | $(group "$LIMIT_RATE") (admission script, $LIMIT_CLIENTS clients, no pipelining) | $INTAKE_RATIO % | ≥ 25 % | $(yes_no "$INTAKE_RATIO >= 25") |"
-  echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s) | $POST_P99 ms | | | < 20 ms | $(below "$POST_P99" 20) |"
-  echo "| drain, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(yes_no "$DRAIN_RATIO >= 80") |"
-  echo "| 202 → row p99 at half load | $E2E_P99 ms | | | < 100 ms | $(below "$E2E_P99" 100) |"
-  echo "| peak RSS of the service, intake / drain | $RSS_INTAKE / $RSS_DRAIN MB | | | < 512 MB | $(below "$RSS_MAX" 512) |"
+  echo "| intake, accepted orders/s (best: $BEST_CONNECTIONS connections; rate limits off) | $(group "$BEST_RATE") | $(group "$REFERENCE_RATE") (plain Spring MVC controller, same script and Redis, best: $REFERENCE_CONNECTIONS connections) | $REFERENCE_RATIO % | ≥ 150 % | $(at_least "$REFERENCE_RATIO" 150) |"
+  echo "| intake, accepted orders/s | $(group "$BEST_RATE") | $(group "$LIMIT_RATE") (admission script alone, $LIMIT_CLIENTS clients, no pipelining) | $INTAKE_RATIO % | ≥ 25 % | $(at_least "$INTAKE_RATIO" 25) |"
+  echo "| intake with the default rate limits on (per buyer 5/s, per address 2,000/s; $BEST_CONNECTIONS connections) | $(group "$LIMITED_RATE") | $(group "$BEST_RATE") (limits off) | $LIMITED_RATIO % | ≥ 80 % | $(at_least "$LIMITED_RATIO" 80) |"
+  echo "| sold-out refusals/s (every answer 409 SOLD_OUT; $BEST_CONNECTIONS connections) | $(group "$SOLD_OUT_RATE") | $(group "$BEST_RATE") (accepted/s) | $SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$SOLD_OUT_RATIO" 100) |"
+  echo "| intake with appendfsync $FSYNC_OTHER instead of $FSYNC_DEFAULT ($BEST_CONNECTIONS connections) | $(group "$FSYNC_OTHER_RATE") | $(group "$BEST_RATE") ($FSYNC_DEFAULT) | $FSYNC_RATIO % | (what the policy costs) | |"
+  echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | | | < 20 ms | $(below "$POST_P99" 20) |"
+  echo "| drain into H2, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(at_least "$DRAIN_RATIO" 80) |"
+  echo "| drain into PostgreSQL, orders written/s | $(group "$PG_DRAIN_RATE") | $(group "$PG_JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each) | $PG_DRAIN_RATIO % | ≥ 80 % | $(at_least "$PG_DRAIN_RATIO" 80) |"
+  echo "| 202 → row p99 at half load, H2 / PostgreSQL | $E2E_P99 / $PG_E2E_P99 ms | | | < 100 ms | $(below "$E2E_P99" 100) / $(below "$PG_E2E_P99" 100) |"
+  echo "| peak RSS of the service: intake / drain (H2) / rate limits on / PostgreSQL leg | $RSS_INTAKE / $RSS_DRAIN / $RSS_LIMITED / $RSS_PG MB | $RSS_REFERENCE MB (reference) | | < 384 MB | $(below "$RSS_MAX" 384) |"
   echo "| correctness: flash crowd, every order written once (checks below) | ${#FAILURES[@]} failed | | | none | $(yes_no "${#FAILURES[@]} == 0") |"
   echo
   echo "## Intake (wrk, $INTAKE_SECONDS s per level after $WARMUP_SECONDS s of warm-up; every request a new buyer)"
   echo
-  echo "Accepted/s counts 202 answers only. The latencies are wrk's, over every answer (all are 202 when 'not 202' is 0)."
+  echo "Per second: answers of the expected status (202, or 409 for the sold-out voucher). The latencies are wrk's, over every answer."
   echo
-  echo "| connections | accepted/s | p50 | p99 | p99.9 | not 202 | socket errors |"
+  echo "| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors |"
   echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf '%s' "$INTAKE_ROWS"
+  wrk_row "sold out, $BEST_CONNECTIONS (409 expected)" "$SOLD_OUT_OUT"
+  wrk_row "appendfsync $FSYNC_OTHER, $BEST_CONNECTIONS" "$FSYNC_OUT"
+  wrk_row "rate limits on, $BEST_CONNECTIONS" "$LIMITED_OUT"
   echo
-  echo "## The admission script alone (redis-benchmark, EVALSHA lua/admitOrder-3.lua, the service's Redis)"
+  echo "The reference, a plain Spring MVC controller (bench/reference/ReferenceIntake.java) on the same Redis, same JVM options:"
+  echo
+  echo "| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  printf '%s' "$REFERENCE_ROWS"
+  echo
+  echo "## The admission script alone (redis-benchmark, EVALSHA $(basename "$ADMIT_SCRIPT"), the service's Redis)"
   echo
   echo "| mode | scripts/s | p50 | p99 |"
   echo "| --- | ---: | ---: | ---: |"
@@ -433,25 +657,32 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "## Steady load at half the best intake (open loop, $E2E_CONNECTIONS connections)"
   echo
-  echo "Asked $(group "$E2E_RATE")/s, sent $(group "$(val load_rate_done "$E2E_OUT")")/s; $(val load_accepted "$E2E_OUT") accepted, $(val load_not_202 "$E2E_OUT") not 202, $(val load_failures "$E2E_OUT") failed."
   echo "POST latency counts from when each request was due. 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
   echo
-  echo "| | samples | p50 | p99 | p99.9 |"
-  echo "| --- | ---: | ---: | ---: | ---: |"
-  echo "| POST → 202 | $(val post_count "$E2E_OUT") | $(val post_p50 "$E2E_OUT") ms | $POST_P99 ms | $(val post_p999 "$E2E_OUT") ms |"
-  echo "| 202 → row in the database | $(val e2e_count "$E2E_OUT") | $(val e2e_p50 "$E2E_OUT") ms | $E2E_P99 ms | $(val e2e_p999 "$E2E_OUT") ms |"
+  echo "| database | asked/s | sent/s | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for pair in "H2:$E2E_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
+    file=${pair#*:}
+    [[ -n "$file" && -f "$file" ]] || continue
+    echo "| ${pair%%:*} | $(group "$E2E_RATE") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
+  done
   echo
   echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
   echo
   echo "| writer | rows | seconds | rows/s |"
   echo "| --- | ---: | ---: | ---: |"
-  echo "| the service's order-writer (second half alone: $(group "$(val drain_rate_second_half "$DRAIN_OUT")")/s) | $(group "$(val drain_orders "$DRAIN_OUT")") | $(val drain_seconds "$DRAIN_OUT") | $(group "$DRAIN_RATE") |"
-  echo "| raw JDBC, same statement and batch size, fresh H2 file | $(group "$(val jdbc_rows "$JDBC_OUT")") | $(val jdbc_seconds "$JDBC_OUT") | $(group "$JDBC_RATE") |"
+  echo "| the service's order-writer, H2 (second half alone: $(group "$(val drain_rate_second_half "$DRAIN_OUT")")/s) | $(group "$(val drain_orders "$DRAIN_OUT")") | $(val drain_seconds "$DRAIN_OUT") | $(group "$DRAIN_RATE") |"
+  echo "| raw JDBC, same statement and batch size, one commit per batch, fresh H2 file | $(group "$(val jdbc_rows "$JDBC_OUT")") | $(val jdbc_seconds "$JDBC_OUT") | $(group "$JDBC_RATE") |"
+  if ((PG_RAN)); then
+    echo "| the service's order-writer, PostgreSQL (second half alone: $(group "$(val drain_rate_second_half "$PG_DRAIN_OUT")")/s) | $(group "$(val drain_orders "$PG_DRAIN_OUT")") | $(val drain_seconds "$PG_DRAIN_OUT") | $(group "$PG_DRAIN_RATE") |"
+    echo "| raw JDBC, same statement and batch size, one commit per batch, fresh PostgreSQL database | $(group "$(val jdbc_rows "$PG_JDBC_OUT")") | $(val jdbc_seconds "$PG_JDBC_OUT") | $(group "$PG_JDBC_RATE") |"
+  fi
   echo
   echo "## Memory (VmHWM)"
   echo
-  echo "- Service JVM: $RSS_INTAKE MB from start through the intake runs; $RSS_DRAIN MB from $RSS_DRAIN_FROM through the drain."
-  echo "- Its embedded redis-server: $RSS_REDIS MB over the whole run (not counted in the service's figure)."
+  echo "- Service JVM, H2 leg: $RSS_INTAKE MB from start through the intake runs; $RSS_DRAIN MB from $RSS_DRAIN_FROM through the drain."
+  echo "- Service JVM, rate-limits leg: $RSS_LIMITED MB; PostgreSQL leg: $RSS_PG MB (from the drain's start)."
+  echo "- The reference controller: $RSS_REFERENCE MB. The embedded redis-server: $RSS_REDIS MB over the H2 leg (not counted in the service's figure)."
   echo
   echo "## Correctness"
   echo
@@ -466,9 +697,10 @@ echo
 cat "$SUMMARY"
 echo
 if ((${#FAILURES[@]})); then
-  say "FAILED: ${#FAILURES[@]} correctness checks; the run's data stays in $RUN/data"
+  say "FAILED: ${#FAILURES[@]} correctness checks; the run's data stays in $RUN"
+  KEEP_DATA=1
   exit 1
 fi
-rm -rf "$WORK/jar" "$WORK/classes"
-((KEEP_DATA)) || rm -rf "$RUN/data" "$WORK/baseline"
+rm -rf "$WORK/jar" "$WORK/classes" "$WORK/reference"
+((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/pg/data" "$WORK/baseline"
 say "done: $SUMMARY"
