@@ -67,6 +67,33 @@ class RateLimitIntegrationTests {
     }
 
     @Test
+    void aBuyerOverTheirOwnLimitSpendsNoneOfTheAddressTokens() {
+        String address = "198.51.100.3";
+        long voucher = api.createVoucher(100);
+        // Both buckets are asked at once; the address's token a refused buyer took must be given back.
+        int hammering = 3 * WithRateLimits.ADDRESS_BURST;
+        List<Integer> statuses = new ArrayList<>();
+        for (int i = 0; i < hammering; i++) {
+            Answer answer = order(api, voucher, 1005, address);
+            statuses.add(answer.status());
+            if (answer.status() == 429) {
+                assertRateLimited(answer, "buyer 1005");
+            }
+        }
+        // Within the buyer's burst: the order, then ALREADY_ORDERED; past it, 429 for the buyer.
+        assertThat(statuses.subList(0, WithRateLimits.BUYER_BURST)).containsExactly(202, 409, 409);
+        // (a slow machine may see the buyer's bucket refill once in a while: another 409)
+        assertThat(statuses.subList(WithRateLimits.BUYER_BURST, hammering)).isSubsetOf(429, 409).contains(429);
+        long addressTokensSpent = statuses.stream().filter(status -> status != 429).count();
+
+        // The address spent one token per request the buyer's bucket let through, not one per request.
+        for (long other = 1100; other < 1100 + WithRateLimits.ADDRESS_BURST - addressTokensSpent; other++) {
+            Answer answer = order(api, voucher, other, address);
+            assertThat(answer.status()).as("buyer %d: %s", other, answer.body()).isEqualTo(202);
+        }
+    }
+
+    @Test
     void buyerLimitRecoversOnceATokenIsBack() {
         String address = "198.51.100.2";
         Refused refused = drainBuyer(api, 1003, address);
