@@ -85,15 +85,17 @@ class OperationsEndpointsIntegrationTests {
     }
 
     @Test
-    void probesAreUpWithReadinessCoveringEveryDependency() {
+    void probesAreUpWithReadinessCoveringWhatTheIntakeNeeds() {
         Answer liveness = api.get("/actuator/health/liveness");
         Answer readiness = api.get("/actuator/health/readiness");
 
         assertThat(liveness.status()).isEqualTo(200);
         assertThat(liveness.json().get("status").asText()).isEqualTo("UP");
         assertThat(readiness.status()).isEqualTo(200);
+        // Not the database: orders wait in the stream while it is down (issue 12)
         assertThat(names(readiness.json().get("components"))).containsExactlyInAnyOrder(
-                "readinessState", "camelReadinessState", "redis", "db", "orderBacklog");
+                "readinessState", "camelReadinessState", "redis", "orderBacklog");
+        assertThat(names(api.get("/actuator/health").json().get("components"))).contains("db");
     }
 
     private static Set<String> names(JsonNode object) {
