@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;
@@ -18,6 +20,9 @@ import org.springframework.stereotype.Component;
 /**
  * The dead-letter streams {@code seckill:{sN}:orders:dead}: orders that need an operator. Moving in and
  * replaying out are each one Lua script, so neither can lose or double an order.
+ *
+ * <p>A dead letter's id names its shard, {@code s2:1700000000000-0}: stream ids are unique only within one
+ * stream, and two shards' dead letters can carry the same one.
  */
 @Component("deadLetters")
 public class DeadLetters {
@@ -25,6 +30,7 @@ public class DeadLetters {
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_REASON_LENGTH = 500;
     private static final int REPLAY_PAGE = 500;
+    private static final Pattern ID = Pattern.compile("s(\\d{1,9}):(\\d+-\\d+)");
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
@@ -56,7 +62,8 @@ public class DeadLetters {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
-            log.warn("Dead letter {}: orderId={} entry {} of {}: {}", deadId.get(), entry.fields().get("orderId"),
+            log.warn("Dead letter {}: orderId={} entry {} of {}: {}",
+                    id(keys.deadLettersOf(entry.stream()), deadId.get()), entry.fields().get("orderId"),
                     entry.id(), entry.stream(), why);
         } else {
             log.info("Entry {} of {} (orderId={}) is no longer held by this instance; not dead-lettered here",
@@ -85,7 +92,8 @@ public class DeadLetters {
             List<MapRecord<String, Object, Object>> records = redis.opsForStream().range(stream, Range.unbounded(),
                     Limit.limit().count(max - letters.size()));
             if (records != null) {
-                records.forEach(record -> letters.add(DeadLetter.of(record.getId().getValue(), record.getValue())));
+                records.forEach(record -> letters.add(DeadLetter.of(id(stream, record.getId().getValue()),
+                        record.getValue())));
             }
         }
         return letters;
@@ -93,18 +101,15 @@ public class DeadLetters {
 
     /** @return the id of the order's new entry on its orders stream, empty when no dead letter has this id */
     public Optional<String> replay(String deadLetterId) {
-        if (!isStreamId(deadLetterId)) {
-            return Optional.empty();
-        }
-        for (String deadStream : keys.deadLetterStreams()) {
-            String ordersStream = deadStream.substring(0, deadStream.length() - ":dead".length());
-            Optional<String> newId = replayDeadLetter.replay(deadStream, ordersStream, deadLetterId);
-            if (newId.isPresent()) {
-                log.info("Dead letter {} replayed onto {} as {}", deadLetterId, ordersStream, newId.get());
-                return newId;
-            }
-        }
-        return Optional.empty();
+        return located(deadLetterId).flatMap(letter -> replay(letter.deadStream(), letter.streamId()));
+    }
+
+    private Optional<String> replay(String deadStream, String streamId) {
+        String ordersStream = deadStream.substring(0, deadStream.length() - ":dead".length());
+        Optional<String> newId = replayDeadLetter.replay(deadStream, ordersStream, streamId);
+        newId.ifPresent(id -> log.info("Dead letter {} replayed onto {} as {}", id(deadStream, streamId),
+                ordersStream, id));
+        return newId;
     }
 
     /**
@@ -129,7 +134,7 @@ public class DeadLetters {
             while (!(page = redis.opsForStream().range(deadStream, upToNewest, Limit.limit().count(REPLAY_PAGE)))
                     .isEmpty()) {
                 for (MapRecord<String, Object, Object> letter : page) {
-                    if (replay(letter.getId().getValue()).isPresent()) {
+                    if (replay(deadStream, letter.getId().getValue()).isPresent()) {
                         replayed++;
                     }
                 }
@@ -140,23 +145,37 @@ public class DeadLetters {
 
     /** @return whether a dead letter with this id existed and is now gone */
     public boolean discard(String deadLetterId) {
-        if (!isStreamId(deadLetterId)) {
+        Optional<Located> letter = located(deadLetterId);
+        if (letter.isEmpty()) {
             return false;
         }
-        for (String deadStream : keys.deadLetterStreams()) {
-            // XDEL key id
-            Long deleted = redis.opsForStream().delete(deadStream, RecordId.of(deadLetterId));
-            if (deleted != null && deleted > 0) {
-                log.warn("Dead letter {} discarded by an operator", deadLetterId);
-                return true;
-            }
+        // XDEL key id
+        Long deleted = redis.opsForStream().delete(letter.get().deadStream(), RecordId.of(letter.get().streamId()));
+        if (deleted == null || deleted == 0) {
+            return false;
         }
-        return false;
+        log.warn("Dead letter {} discarded by an operator", deadLetterId);
+        return true;
     }
 
-    private static boolean isStreamId(String id) {
-        return id != null && id.matches("\\d+-\\d+");
+    /** The id an operator sees: the shard, then the id within its dead-letter stream. */
+    private String id(String deadStream, String streamId) {
+        return "s" + keys.deadLetterStreams().indexOf(deadStream) + ":" + streamId;
     }
+
+    /** The dead-letter stream and stream id an operator's id names; empty for anything else. */
+    private Optional<Located> located(String deadLetterId) {
+        Matcher id = deadLetterId == null ? null : ID.matcher(deadLetterId.strip());
+        if (id == null || !id.matches()) {
+            return Optional.empty();
+        }
+        int shard = Integer.parseInt(id.group(1));
+        List<String> deadStreams = keys.deadLetterStreams();
+        return shard < deadStreams.size() ? Optional.of(new Located(deadStreams.get(shard), id.group(2)))
+                : Optional.empty();
+    }
+
+    private record Located(String deadStream, String streamId) {}
 
     private static String abbreviate(String reason) {
         return reason.length() <= MAX_REASON_LENGTH ? reason : reason.substring(0, MAX_REASON_LENGTH) + "…";

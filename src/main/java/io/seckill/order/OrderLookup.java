@@ -4,35 +4,61 @@ import io.seckill.api.ApiException;
 import io.seckill.api.ProblemCode;
 import io.seckill.api.RequestIds;
 import io.seckill.config.SqlStatements;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
-/** Finds a written order; one still in the stream is not found yet. */
+/**
+ * Finds a written order; one still in the stream is not found yet. During a database outage it answers 503
+ * DATABASE_UNAVAILABLE: at once while connections are being refused, so request threads, shared with the intake,
+ * do not each wait for the pool's connection timeout.
+ */
 @Component("orderLookup")
 public class OrderLookup {
 
+    /** How long after a refused connection lookups answer 503 without asking the pool; also their Retry-After. */
+    static final Duration FAIL_FAST = Duration.ofSeconds(5);
+
     private final JdbcClient jdbc;
     private final RequestIds requestIds;
+    private final DatabaseOutages outages;
     private final String findOrder;
 
-    public OrderLookup(JdbcClient jdbc, RequestIds requestIds, SqlStatements sql) {
+    public OrderLookup(JdbcClient jdbc, RequestIds requestIds, DatabaseOutages outages, SqlStatements sql) {
         this.jdbc = jdbc;
         this.requestIds = requestIds;
+        this.outages = outages;
         this.findOrder = sql.get("find-order");
     }
 
     public OrderView find(String orderIdText) {
         long orderId = requestIds.positive(orderIdText, "orderId");
-        return jdbc.sql(findOrder).param("orderId", orderId)
-                .query((rs, row) -> new OrderView(
-                        Long.toString(rs.getLong("order_id")),
-                        rs.getLong("voucher_id"),
-                        rs.getLong("user_id"),
-                        rs.getString("status"),
-                        rs.getObject("created_at", OffsetDateTime.class).toInstant()))
-                .optional()
-                .orElseThrow(() -> new ApiException(ProblemCode.ORDER_NOT_FOUND,
-                        "Order " + orderId + " is not in the database (yet)"));
+        if (outages.connectionsFailing(FAIL_FAST)) {
+            throw unavailable(orderId);
+        }
+        try {
+            return jdbc.sql(findOrder).param("orderId", orderId)
+                    .query((rs, row) -> new OrderView(
+                            Long.toString(rs.getLong("order_id")),
+                            rs.getLong("voucher_id"),
+                            rs.getLong("user_id"),
+                            rs.getString("status"),
+                            rs.getObject("created_at", OffsetDateTime.class).toInstant()))
+                    .optional()
+                    .orElseThrow(() -> new ApiException(ProblemCode.ORDER_NOT_FOUND,
+                            "Order " + orderId + " is not in the database (yet)"));
+        } catch (RuntimeException e) {
+            if (outages.recognise(e)) {
+                throw unavailable(orderId);
+            }
+            throw e;
+        }
+    }
+
+    private static ApiException unavailable(long orderId) {
+        return new ApiException(ProblemCode.DATABASE_UNAVAILABLE, "The database cannot be read now, so order "
+                + orderId + " cannot be looked up; orders are still taken. Retry in " + FAIL_FAST.toSeconds() + " s",
+                FAIL_FAST.toSeconds());
     }
 }

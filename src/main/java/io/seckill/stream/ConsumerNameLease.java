@@ -30,9 +30,10 @@ import org.springframework.stereotype.Component;
  * once it has (a restart after a SIGKILL waits up to the ttl); one that is renewed, or taken over by a third
  * instance, belongs to a live instance, and the start-up fails at once, naming the setting to change.
  *
- * <p>A lease that lapsed while this instance ran (Redis unreachable for longer than the ttl) is taken again at
- * the next renewal. If another instance took the name in between, this one reports liveness BROKEN, so that it
- * is restarted (and then refused its name while the other holds it), and logs an error.
+ * <p>A lease that lapsed while this instance ran (Redis unreachable for longer than the ttl, or its key lost) is
+ * taken again at the next renewal. If another instance took the name in between, this one stops reading
+ * ({@link #held()}), reports liveness BROKEN, so that it is restarted (and then refused its name while the other
+ * holds it), and logs an error; it reads again once the name is its own again.
  */
 @Component
 public class ConsumerNameLease implements SmartLifecycle {
@@ -42,7 +43,7 @@ public class ConsumerNameLease implements SmartLifecycle {
      * {@code Integer.MAX_VALUE - 2049}, started once the context is refreshed) start after and stop before: no
      * route reads as this name before the lease is taken or after it is given up.
      */
-    static final int PHASE = 1000;
+    public static final int PHASE = 1000;
     /** How often a start-up that waits for a lease looks at it again. */
     private static final Duration WATCH = Duration.ofMillis(200);
     /** Beyond the remaining ttl first seen, before a lease that is neither renewed nor gone counts as held. */
@@ -59,7 +60,7 @@ public class ConsumerNameLease implements SmartLifecycle {
     private final Duration ttl;
     /** pid@host (what an operator needs to find the holder) and a random part (what makes it this start's). */
     private final String token;
-    private ScheduledExecutorService renewals;
+    private volatile ScheduledExecutorService renewals;
     private volatile boolean lost;
 
     public ConsumerNameLease(StringRedisTemplate redis, LuaScripts scripts, RedisKeys keys, StreamProperties stream,
@@ -80,6 +81,15 @@ public class ConsumerNameLease implements SmartLifecycle {
 
     public String token() {
         return token;
+    }
+
+    /**
+     * Whether this instance may read as its consumer name now: false before the lease is taken, after it is given
+     * up, and while another instance holds it (it was taken while this instance's lease had lapsed). Readers and
+     * the sweeper read nothing until it is true again, so two instances never read as one name.
+     */
+    public boolean held() {
+        return renewals != null && !lost;
     }
 
     @Override
@@ -176,8 +186,8 @@ public class ConsumerNameLease implements SmartLifecycle {
                 if (!lost) {
                     lost = true;
                     log.error("Consumer name {} was taken by {} while this instance's lease had lapsed: two "
-                            + "instances read as one name. Liveness is BROKEN until the name is this instance's "
-                            + "again.", consumerName, redis.opsForValue().get(key));
+                            + "instances must not read as one name. This instance reads nothing and liveness is "
+                            + "BROKEN until the name is its own again.", consumerName, redis.opsForValue().get(key));
                     AvailabilityChangeEvent.publish(events, this, LivenessState.BROKEN);
                 }
                 return;

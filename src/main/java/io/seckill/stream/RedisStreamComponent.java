@@ -15,10 +15,15 @@ public class RedisStreamComponent extends DefaultComponent {
 
     private final RedisConnectionFactory connectionFactory;
     private final AckEntriesScript ackEntries;
+    private final InFlightEntries inFlight;
+    private final ConsumerNameLease lease;
 
-    public RedisStreamComponent(RedisConnectionFactory connectionFactory, AckEntriesScript ackEntries) {
+    public RedisStreamComponent(RedisConnectionFactory connectionFactory, AckEntriesScript ackEntries,
+            InFlightEntries inFlight, ConsumerNameLease lease) {
         this.connectionFactory = connectionFactory;
         this.ackEntries = ackEntries;
+        this.inFlight = inFlight;
+        this.lease = lease;
     }
 
     @Override
@@ -40,5 +45,14 @@ public class RedisStreamComponent extends DefaultComponent {
 
     AckEntriesScript ackEntries() {
         return ackEntries;
+    }
+
+    InFlightEntries inFlight() {
+        return inFlight;
+    }
+
+    /** Whether this instance holds its consumer name now: while it does not, nothing is read under it. */
+    boolean consumerNameHeld() {
+        return lease.held();
     }
 }

@@ -9,7 +9,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 class RedisStreamConfiguration {
 
     @Bean("redis-stream")
-    RedisStreamComponent redisStreamComponent(RedisConnectionFactory connectionFactory, AckEntriesScript ackEntries) {
-        return new RedisStreamComponent(connectionFactory, ackEntries);
+    RedisStreamComponent redisStreamComponent(RedisConnectionFactory connectionFactory, AckEntriesScript ackEntries,
+            InFlightEntries inFlight, ConsumerNameLease lease) {
+        return new RedisStreamComponent(connectionFactory, ackEntries, inFlight, lease);
     }
 }

@@ -33,6 +33,10 @@ import org.springframework.data.redis.connection.RedisStreamCommands.XPendingOpt
  * exchange; it is acknowledged only once the exchange completed without an exception, so a crash or a failure
  * leaves the batch pending for a retry.
  *
+ * <p>A batch is kept fresh while it is written ({@link InFlightEntries}), so no sweeper claims it from under a live
+ * reader however long the write takes. While another instance holds this instance's consumer name (its lease had
+ * lapsed), nothing is read: two instances never read as one name.
+ *
  * <p>Stopping lets each thread finish and acknowledge the batch in hand; a read blocks at most blockMillis.
  */
 class RedisStreamConsumer extends DefaultConsumer {
@@ -106,6 +110,10 @@ class RedisStreamConsumer extends DefaultConsumer {
         String offset = ownPendingFirst ? "0" : NEW_ENTRIES;
         RedisConnection connection = null;
         while (polling) {
+            if (!endpoint.getComponent().consumerNameHeld()) {
+                pause(endpoint.getBlockMillis());
+                continue;
+            }
             try {
                 if (connection == null) {
                     connection = endpoint.getComponent().connectionFactory().getConnection();
@@ -153,7 +161,7 @@ class RedisStreamConsumer extends DefaultConsumer {
 
     private void process(String stream, List<StreamEntry> entries) throws Exception {
         Exchange exchange = createExchange(false);
-        try {
+        try (InFlightEntries.Hold hold = endpoint.getComponent().inFlight().hold(entries)) {
             exchange.getIn().setBody(entries);
             exchange.getIn().setHeader(STREAM_HEADER, stream);
             getProcessor().process(exchange);

@@ -3,14 +3,18 @@ package io.seckill.sweeper;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.seckill.deadletter.DeadLetters;
+import io.seckill.order.DatabaseOutages;
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.AckEntriesScript;
+import io.seckill.stream.ConsumerNameLease;
+import io.seckill.stream.InFlightEntries;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import io.seckill.stream.StreamProperties;
@@ -37,9 +41,15 @@ import org.springframework.stereotype.Component;
  * both get one. An entry delivered more than {@code maxDeliveries} times goes to the dead letters; the rest go
  * back through the order writer.
  *
- * <p>It claims nothing while the database is unreachable: every claim counts as a delivery, and an outage must
- * not push entries over {@code maxDeliveries} into the dead letters. An entry over the limit whose order is in the
- * database already (its writer died between commit and acknowledgement) is acknowledged, not dead-lettered.
+ * <p>An outage must not push entries over {@code maxDeliveries} into the dead letters, and every claim counts as
+ * a delivery. So it claims nothing while the database refuses connections, and while writes meet an outage on
+ * connections that still validate (a read-only standby, a full disk, lock timeouts: {@link DatabaseOutages}) it
+ * claims with JUSTID, which counts no delivery, writes what it claimed as a probe and dead-letters nothing; the
+ * first probe that is written ends that. An entry over the limit whose order is in the database already (its
+ * writer died between commit and acknowledgement) is acknowledged, not dead-lettered.
+ *
+ * <p>It claims nothing while another instance holds this instance's consumer name, and keeps what it claimed
+ * fresh while it writes it ({@link InFlightEntries}), so no sweeper claims it a second time meanwhile.
  *
  * <p>Spring Data Redis has no XAUTOCLAIM, so this speaks Lettuce through the connection's native handle.
  */
@@ -57,13 +67,20 @@ public class PendingSweeper {
     private final DeadLetters deadLetters;
     private final WrittenOrders writtenOrders;
     private final AckEntriesScript ackEntries;
+    private final DatabaseOutages outages;
+    private final InFlightEntries inFlight;
+    private final ConsumerNameLease lease;
+    /** How long after the last outage met writing the sweeper keeps probing without counting deliveries. */
+    private final Duration writesFailingWindow;
     private volatile boolean databaseWasDown;
+    /** What the last sweep claimed, kept fresh until written or until the next sweep. */
+    private volatile InFlightEntries.Hold claimedHold;
     /** Where the last sweep of each stream stopped, so a long pending list is walked, not re-read from its head. */
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
 
     public PendingSweeper(RedisConnectionFactory connectionFactory, RedisKeys keys, StreamProperties stream,
             SweeperProperties sweeper, DeadLetters deadLetters, WrittenOrders writtenOrders,
-            AckEntriesScript ackEntries) {
+            AckEntriesScript ackEntries, DatabaseOutages outages, InFlightEntries inFlight, ConsumerNameLease lease) {
         this.connectionFactory = connectionFactory;
         this.keys = keys;
         this.stream = stream;
@@ -71,48 +88,58 @@ public class PendingSweeper {
         this.deadLetters = deadLetters;
         this.writtenOrders = writtenOrders;
         this.ackEntries = ackEntries;
+        this.outages = outages;
+        this.inFlight = inFlight;
+        this.lease = lease;
+        // A probe claims entries again only once they idled min-idle: an outage still there shows within that.
+        this.writesFailingWindow = Duration.ofMillis(2 * sweeper.minIdleMillis() + sweeper.periodMillis());
     }
 
     /** @return the claimed entries that should be written again (possibly from several streams) */
     public List<StreamEntry> claimIdle() throws Exception {
-        if (!databaseReachable()) {
+        // The timer route runs one sweep at a time: what the last one claimed is written or failed by now.
+        release();
+        if (!lease.held() || !databaseReachable()) {
             return List.of();
         }
+        boolean probe = outages.writesFailing(writesFailingWindow);
         List<StreamEntry> toWrite = new ArrayList<>();
         try (RedisConnection connection = connectionFactory.getConnection()) {
             @SuppressWarnings("unchecked")
             RedisStreamAsyncCommands<byte[], byte[]> commands =
                     (RedisStreamAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
             for (String key : keys.orderStreams()) {
-                toWrite.addAll(claim(commands, key));
+                toWrite.addAll(probe ? probe(commands, key) : claim(commands, key));
             }
         }
+        claimedHold = inFlight.hold(toWrite);
         return toWrite;
     }
 
-    private List<StreamEntry> claim(RedisStreamAsyncCommands<byte[], byte[]> commands, String key) throws Exception {
-        byte[] streamKey = bytes(key);
-        String cursor = cursors.getOrDefault(key, START);
-        // XAUTOCLAIM key group consumer min-idle-time start COUNT n
-        XAutoClaimArgs<byte[]> args = XAutoClaimArgs.Builder
-                .xautoclaim(Consumer.from(bytes(stream.group()), bytes(stream.consumerName())),
-                        Duration.ofMillis(sweeper.minIdleMillis()), cursor)
-                .count(sweeper.batchSize());
-        ClaimedMessages<byte[], byte[]> claimed;
-        try {
-            claimed = commands.xautoclaim(streamKey, args).get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (String.valueOf(e.getCause()).contains("NOGROUP")) {
-                return List.of(); // no consumer has created the group yet: nothing can be pending
-            }
-            throw e;
+    /**
+     * Called by the route once a sweep's claim is written (some entries perhaps dead-lettered on the way):
+     * acknowledges them, and the outage writes met, if any, is over.
+     */
+    public void written(List<StreamEntry> claimed) {
+        ackEntries.ack(claimed);
+        outages.writeSucceeded();
+        release();
+    }
+
+    private void release() {
+        InFlightEntries.Hold hold = claimedHold;
+        if (hold != null) {
+            hold.close();
+            claimedHold = null;
         }
-        cursors.put(key, claimed.getId());
-        List<StreamMessage<byte[], byte[]>> messages = claimed.getMessages().stream()
-                .filter(m -> m != null && m.getId() != null).toList();
+    }
+
+    private List<StreamEntry> claim(RedisStreamAsyncCommands<byte[], byte[]> commands, String key) throws Exception {
+        List<StreamMessage<byte[], byte[]>> messages = autoClaim(commands, key, false);
         if (messages.isEmpty()) {
             return List.of();
         }
+        byte[] streamKey = bytes(key);
         Map<String, Long> deliveries = deliveries(commands, streamKey, messages);
         List<StreamEntry> toWrite = new ArrayList<>(messages.size());
         List<StreamEntry> exceeded = new ArrayList<>();
@@ -128,6 +155,54 @@ public class PendingSweeper {
         log.info("Sweep of {}: claimed {} idle entries, {} to write again, {} dead-lettered", key, messages.size(),
                 toWrite.size(), deadLettered);
         return toWrite;
+    }
+
+    /**
+     * Writes are failing on connections that validate: claims with JUSTID, which counts no delivery, and writes
+     * all it claimed. The write tells whether the outage is over; nothing is dead-lettered meanwhile.
+     */
+    private List<StreamEntry> probe(RedisStreamAsyncCommands<byte[], byte[]> commands, String key) throws Exception {
+        List<StreamMessage<byte[], byte[]>> claimed = autoClaim(commands, key, true);
+        if (claimed.isEmpty()) {
+            return List.of();
+        }
+        byte[] streamKey = bytes(key);
+        // XRANGE key id id for each: JUSTID answered ids only
+        List<RedisFuture<List<StreamMessage<byte[], byte[]>>>> reads = new ArrayList<>(claimed.size());
+        for (StreamMessage<byte[], byte[]> message : claimed) {
+            reads.add(commands.xrange(streamKey, Range.create(message.getId(), message.getId())));
+        }
+        List<StreamEntry> toWrite = new ArrayList<>(claimed.size());
+        for (RedisFuture<List<StreamMessage<byte[], byte[]>>> read : reads) {
+            read.get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS).forEach(message -> toWrite.add(entry(key, message)));
+        }
+        log.warn("Sweep of {}: database writes are failing; probing with {} idle entries, no delivery counted",
+                key, toWrite.size());
+        return toWrite;
+    }
+
+    /** XAUTOCLAIM key group consumer min-idle-time start COUNT n [JUSTID], walking on from the last sweep. */
+    private List<StreamMessage<byte[], byte[]>> autoClaim(RedisStreamAsyncCommands<byte[], byte[]> commands,
+            String key, boolean justIds) throws Exception {
+        String cursor = cursors.getOrDefault(key, START);
+        XAutoClaimArgs<byte[]> args = XAutoClaimArgs.Builder
+                .xautoclaim(Consumer.from(bytes(stream.group()), bytes(stream.consumerName())),
+                        Duration.ofMillis(sweeper.minIdleMillis()), cursor)
+                .count(sweeper.batchSize());
+        if (justIds) {
+            args.justid();
+        }
+        ClaimedMessages<byte[], byte[]> claimed;
+        try {
+            claimed = commands.xautoclaim(bytes(key), args).get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (String.valueOf(e.getCause()).contains("NOGROUP")) {
+                return List.of(); // no consumer has created the group yet: nothing can be pending
+            }
+            throw e;
+        }
+        cursors.put(key, claimed.getId());
+        return claimed.getMessages().stream().filter(m -> m != null && m.getId() != null).toList();
     }
 
     /** Entries delivered too often: dead letters, unless their order is written already. */

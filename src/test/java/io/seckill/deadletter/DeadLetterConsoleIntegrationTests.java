@@ -68,7 +68,7 @@ class DeadLetterConsoleIntegrationTests {
         assertThat(rows[1].get("userId")).isEqualTo("7");
         assertThat((String) rows[1].get("reason")).contains("injected failure writing order " + refused);
         assertThat(Long.parseLong((String) rows[1].get("failedAt"))).isPositive();
-        assertThat((String) rows[1].get("id")).isEqualTo(streams.deadLetters().get(1).get("id"));
+        assertThat((String) rows[1].get("id")).isEqualTo("s0:" + streams.deadLetters().get(1).get("id"));
         assertThat(list(1)).hasSize(1);
         assertThat(list(0)).isEmpty();
     }

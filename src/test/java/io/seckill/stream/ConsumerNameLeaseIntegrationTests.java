@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.lua.LuaScripts;
+import io.seckill.support.ApiClient;
+import io.seckill.support.OrderStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +39,12 @@ class ConsumerNameLeaseIntegrationTests {
 
     @Autowired
     StreamProperties stream;
+
+    @Autowired
+    ConsumerNameLease serviceLease;
+
+    @Autowired
+    ApiClient api;
 
     String name;
     /** Liveness changes each lease published. */
@@ -106,6 +115,39 @@ class ConsumerNameLeaseIntegrationTests {
     }
 
     @Test
+    void theServiceReadsAndSweepsNothingWhileAnotherInstanceHoldsItsName() {
+        OrderStreams streams = new OrderStreams(redis);
+        await().atMost(Duration.ofSeconds(60)).until(streams::quiet);
+        String key = serviceLease.key();
+        try {
+            // SET: another instance took this service's name (as if its lease had lapsed); renewLease-1 answers 0
+            redis.opsForValue().set(key, "4545@elsewhere " + UUID.randomUUID());
+            await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/actuator/health/liveness").status() == 503);
+            // A read already blocking when the lease was lost (XREADGROUP … BLOCK block-millis) ends meanwhile
+            Duration readsInFlight = Duration.ofMillis(stream.blockMillis() * 3);
+            await().pollDelay(readsInFlight).atMost(readsInFlight.plusSeconds(1)).until(() -> true);
+
+            // XADD: one order a crashed consumer left pending long ago (its XCLAIM … LASTID moves the group past it),
+            // then a new one
+            String stale = streams.addPendingFor("crashed", 1, 600_000, OrderStreams.order(nextOrderId(), 9_100_001, 2));
+            String fresh = streams.add(OrderStreams.order(nextOrderId(), 9_100_001, 1));
+            // Neither is read (XREADGROUP) nor claimed (XAUTOCLAIM) under the name another instance holds
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() ->
+                    streams.holderOf(fresh) == null && "crashed".equals(streams.holderOf(stale))
+                            && streams.length() == 2);
+
+            // DEL: the other instance is gone; the lease is this service's again, and it reads and sweeps again
+            redis.delete(key);
+            await().atMost(Duration.ofSeconds(30)).until(() -> api.get("/actuator/health/liveness").status() == 200);
+            await().atMost(Duration.ofSeconds(30)).until(streams::quiet);
+        } finally {
+            if (!serviceLease.token().equals(redis.opsForValue().get(key))) {
+                redis.delete(key);
+            }
+        }
+    }
+
+    @Test
     void stoppingLeavesALeaseAnotherInstanceHoldsAlone() {
         ConsumerNameLease lease = start(lease());
         String other = "4444@elsewhere " + UUID.randomUUID();
@@ -116,6 +158,10 @@ class ConsumerNameLeaseIntegrationTests {
 
         assertThat(redis.opsForValue().get(lease.key())).isEqualTo(other);
         redis.delete(lease.key());
+    }
+
+    private static long nextOrderId() {
+        return ThreadLocalRandom.current().nextLong(1L << 40, 1L << 62);
     }
 
     private ConsumerNameLease lease() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.Application;
+import io.seckill.deadletter.DeadLetterConsole;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.support.ApiClient;
 import io.seckill.support.FlashCrowd;
@@ -30,8 +31,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.stream.Consumer;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.RecordId;
 import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.connection.stream.StreamRecords;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
@@ -73,6 +76,9 @@ class RedisClusterIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Autowired
+    DeadLetterConsole console;
 
     @Test
     void theShardStreamsLiveOnSeveralNodes() {
@@ -159,6 +165,45 @@ class RedisClusterIntegrationTests {
         await().atMost(DRAINED).until(() -> deadLetters.count() == 1 && !deadLetters.list(1).get(0).id().equals(first));
         assertThat(deadLetters.discard(deadLetters.list(1).get(0).id())).isTrue();
         assertThat(deadLetters.count()).isZero();
+    }
+
+    @Test
+    void theConsoleNamesEachDeadLettersShardSoEqualStreamIdsStayApart() {
+        // XADD with one explicit id on two shards' dead-letter streams: stream ids are only unique per stream
+        String sameId = "1700000000000-0";
+        long ofShard1 = 1_000_001;
+        long ofShard2 = 1_000_002;
+        for (int shard : List.of(1, 2)) {
+            String dead = keys.deadLettersOf(keys.orderStreams().get(shard));
+            redis.opsForStream().add(StreamRecords
+                    .string(Map.of("orderId", Long.toString(shard == 1 ? ofShard1 : ofShard2),
+                            "voucherId", Long.toString(SHARDS + shard), "userId", "7",
+                            "acceptedAt", Long.toString(System.currentTimeMillis()), "reason", "staged",
+                            "deliveries", "1", "failedAt", "1"))
+                    .withStreamKey(dead).withId(RecordId.of(sameId)));
+        }
+
+        // The console lists each with its shard: s1:<id> and s2:<id>
+        assertThat(console.getCount()).isEqualTo(2);
+        List<String> ids = deadLetters.list(10).stream().map(DeadLetters.DeadLetter::id).toList();
+        assertThat(ids).containsExactly("s1:" + sameId, "s2:" + sameId);
+
+        // replayDeadLetter-2 on shard 2 only: its order is written, shard 1's dead letter stays
+        assertThat(console.replay("s2:" + sameId)).isTrue();
+        await().atMost(DRAINED).until(() -> jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE order_id = ?",
+                Long.class, ofShard2) == 1);
+        assertThat(deadLetters.list(10)).extracting(DeadLetters.DeadLetter::id).containsExactly("s1:" + sameId);
+        assertThat(deadLetters.list(10).get(0).orderId()).isEqualTo(Long.toString(ofShard1));
+        assertThat(console.replay("s2:" + sameId)).as("gone").isFalse();
+        assertThat(console.replay(sameId)).as("a bare stream id names no shard").isFalse();
+        assertThat(console.replay("s9:" + sameId)).as("no such shard").isFalse();
+
+        // XDEL on shard 1 only
+        assertThat(console.discard("s1:" + sameId)).isTrue();
+        assertThat(console.getCount()).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE order_id = ?", Long.class, ofShard1))
+                .isZero();
+        awaitEveryShardDrained();
     }
 
     /** XLEN and XPENDING of every shard stream: all written and acknowledged (the writer deletes what it acks). */

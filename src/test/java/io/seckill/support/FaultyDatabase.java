@@ -1,5 +1,6 @@
 package io.seckill.support;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -8,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,30 +25,44 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 /**
  * Wraps the service's real DataSource so a test can make the database fail the way real ones do:
  * <ul>
- * <li>{@link #goDown()}: every {@code getConnection} throws {@link SQLTransientConnectionException}, as a
- * connection pool does when the server is unreachable;</li>
+ * <li>{@link #goDown()}: every {@code getConnection} waits for the pool's connection timeout, then throws
+ * {@link SQLTransientConnectionException}, as a connection pool does when the server is unreachable;</li>
+ * <li>{@link #failWritesWith(String, String)}: connections still validate and reads work, but every statement
+ * writing orders throws a {@link SQLException} with that SQLSTATE, as a read-only standby after a failover
+ * (25006), a full disk (53100) or a lock timeout (55P03) does;</li>
  * <li>{@link #failWritesOf(long)}: every statement writing that order id throws a plain, non-transient
  * {@link SQLException} (an unknown failure that retrying cannot fix);</li>
  * <li>{@link #loseConnectionWritingAlone(long)}: a batch holding that order fails as above, and writing it alone
  * throws {@link SQLTransientConnectionException}: an outage that starts while a batch is written one by one.</li>
  * </ul>
- * Writes of a failed order are counted, alone and in batches, so tests can check the number of attempts.
+ * <li>{@link #delayWritesOf(long, Duration)}: every statement writing that order id takes that long, then
+ * succeeds (a batch written slowly, for example one by one after a failure).</li>
+ * Writes of a failed order are counted, alone and in batches, so tests can check the number of attempts; so are
+ * the writes of a delayed one.
  */
 public class FaultyDatabase implements BeanPostProcessor {
 
     private volatile boolean down;
+    private volatile long connectionTimeoutMillis = 1000;
+    private volatile SQLException writeFailure;
+    private final AtomicInteger refusedWrites = new AtomicInteger();
     private final AtomicInteger refusedConnections = new AtomicInteger();
     private final Set<Long> failingOrders = ConcurrentHashMap.newKeySet();
     private final Set<Long> transientAlone = ConcurrentHashMap.newKeySet();
     private final Map<Long, Runnable> onFailedWrite = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> singleWrites = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> batchWrites = new ConcurrentHashMap<>();
+    private final Map<Long, Duration> delayedOrders = new ConcurrentHashMap<>();
+    private final Map<Long, AtomicInteger> delayedWrites = new ConcurrentHashMap<>();
     private volatile DataSource real;
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         if (bean instanceof DataSource dataSource && !(bean instanceof Faulty)) {
             real = dataSource;
+            if (dataSource instanceof HikariDataSource pool) {
+                connectionTimeoutMillis = pool.getConnectionTimeout();
+            }
             return new Faulty(dataSource);
         }
         return bean;
@@ -65,6 +81,16 @@ public class FaultyDatabase implements BeanPostProcessor {
         down = false;
     }
 
+    /** Every statement writing orders fails with this SQLSTATE; connections and reads are fine. */
+    public void failWritesWith(String sqlState, String message) {
+        writeFailure = new SQLException("injected: " + message, sqlState);
+    }
+
+    /** How many writes were refused by {@link #failWritesWith(String, String)}. */
+    public int refusedWrites() {
+        return refusedWrites.get();
+    }
+
     /** How many connections were refused while down. */
     public int refusedConnections() {
         return refusedConnections.get();
@@ -79,6 +105,15 @@ public class FaultyDatabase implements BeanPostProcessor {
         onFailedWrite.put(orderId, action);
     }
 
+    public void delayWritesOf(long orderId, Duration delay) {
+        delayedOrders.put(orderId, delay);
+    }
+
+    /** Statements, alone or batches, that started writing this delayed order. */
+    public int writesOfDelayed(long orderId) {
+        return delayedWrites.getOrDefault(orderId, new AtomicInteger()).get();
+    }
+
     public void loseConnectionWritingAlone(long orderId) {
         failingOrders.add(orderId);
         transientAlone.add(orderId);
@@ -86,9 +121,11 @@ public class FaultyDatabase implements BeanPostProcessor {
 
     public void healAll() {
         down = false;
+        writeFailure = null;
         failingOrders.clear();
         transientAlone.clear();
         onFailedWrite.clear();
+        delayedOrders.clear();
     }
 
     /** Statements that tried to write this (failing) order alone. */
@@ -126,8 +163,15 @@ public class FaultyDatabase implements BeanPostProcessor {
 
         private void refuseWhileDown() throws SQLTransientConnectionException {
             if (down) {
+                // As HikariCP does: wait for a connection until the timeout, then give up.
+                try {
+                    Thread.sleep(connectionTimeoutMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 refusedConnections.incrementAndGet();
-                throw new SQLTransientConnectionException("injected outage: database unreachable");
+                throw new SQLTransientConnectionException("injected outage: database unreachable, request timed out "
+                        + "after " + connectionTimeoutMillis + "ms", "08001");
             }
         }
     }
@@ -156,6 +200,12 @@ public class FaultyDatabase implements BeanPostProcessor {
         List<Map<Integer, Object>> batch = new ArrayList<>();
         InvocationHandler handler = (proxy, method, args) -> {
             String name = method.getName();
+            SQLException failure = writeFailure;
+            if (failure != null && name.startsWith("execute")) {
+                refusedWrites.incrementAndGet();
+                batch.clear();
+                throw new SQLException(failure.getMessage(), failure.getSQLState());
+            }
             if (name.startsWith("set") && args != null && args.length >= 2 && args[0] instanceof Integer index) {
                 current.put(index, args[1]);
             } else if (name.equals("clearParameters")) {
@@ -164,7 +214,11 @@ public class FaultyDatabase implements BeanPostProcessor {
                 batch.add(new HashMap<>(current));
             } else if (name.equals("clearBatch")) {
                 batch.clear();
-            } else if (name.equals("executeBatch") || name.equals("executeLargeBatch")) {
+            }
+            if (name.startsWith("execute")) {
+                delay(name.contains("Batch") ? batch : List.of(current));
+            }
+            if (name.equals("executeBatch") || name.equals("executeLargeBatch")) {
                 List<Map<Integer, Object>> rows = new ArrayList<>(batch);
                 Long failing = failingAmong(rows);
                 if (failing != null) {
@@ -187,6 +241,18 @@ public class FaultyDatabase implements BeanPostProcessor {
         };
         return (PreparedStatement) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {PreparedStatement.class}, handler);
+    }
+
+    private void delay(List<Map<Integer, Object>> rows) throws InterruptedException {
+        for (Map<Integer, Object> row : rows) {
+            for (Object value : row.values()) {
+                if (value instanceof Number number && delayedOrders.containsKey(number.longValue())) {
+                    delayedWrites.computeIfAbsent(number.longValue(), id -> new AtomicInteger()).incrementAndGet();
+                    Thread.sleep(delayedOrders.get(number.longValue()).toMillis());
+                    return;
+                }
+            }
+        }
     }
 
     private Long failingAmong(List<Map<Integer, Object>> rows) {

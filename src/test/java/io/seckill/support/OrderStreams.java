@@ -1,15 +1,22 @@
 package io.seckill.support;
 
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.api.async.RedisStreamAsyncCommands;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.PendingMessages;
 import org.springframework.data.redis.connection.stream.PendingMessagesSummary;
 import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -111,6 +118,38 @@ public class OrderStreams {
     public String holderOf(String id) {
         PendingMessages pending = redis.opsForStream().pending(ORDERS, GROUP, Range.closed(id, id), 1);
         return pending.isEmpty() ? null : pending.get(0).getConsumerName();
+    }
+
+    /** XPENDING … id id 1: how often this entry was delivered, 0 once it is acknowledged. */
+    public long deliveriesOf(String id) {
+        PendingMessages pending = redis.opsForStream().pending(ORDERS, GROUP, Range.closed(id, id), 1);
+        return pending.isEmpty() ? 0 : pending.get(0).getTotalDeliveryCount();
+    }
+
+    /**
+     * XAUTOCLAIM … JUSTID as another instance's sweeper would (JUSTID, so the test itself counts no delivery):
+     * the ids it took over.
+     */
+    public List<String> autoClaimAs(String consumer, long minIdleMillis) {
+        return redis.execute((RedisCallback<List<String>>) connection -> {
+            @SuppressWarnings("unchecked")
+            RedisStreamAsyncCommands<byte[], byte[]> commands =
+                    (RedisStreamAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+            XAutoClaimArgs<byte[]> args = XAutoClaimArgs.Builder.xautoclaim(
+                    io.lettuce.core.Consumer.from(bytes(GROUP), bytes(consumer)), Duration.ofMillis(minIdleMillis),
+                    "0-0").count(100).justid();
+            try {
+                return commands.xautoclaim(bytes(ORDERS), args).get(10, TimeUnit.SECONDS).getMessages().stream()
+                        .filter(message -> message != null && message.getId() != null)
+                        .map(StreamMessage::getId).toList();
+            } catch (Exception e) {
+                throw new IllegalStateException("XAUTOCLAIM failed", e);
+            }
+        });
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** XLEN: entries not yet written (unread or pending); written ones are deleted with their XACK. */

@@ -13,6 +13,7 @@ import io.seckill.support.FaultyDatabase;
 import io.seckill.support.OrderStreams;
 import io.seckill.support.RouteStats;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.camel.CamelContext;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -49,6 +51,9 @@ class PendingSweeperIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Value("${seckill.sweeper.min-idle-millis}")
+    long minIdleMillis;
 
     OrderStreams streams;
     JdbcTemplate db;
@@ -126,6 +131,49 @@ class PendingSweeperIntegrationTests {
 
         // Once idle long enough, the sweeper takes it over and writes it.
         await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(orderId) == 1 && streams.quiet());
+    }
+
+    @Test
+    void aBatchWrittenLongerThanMinIdleIsNeverClaimedByAnySweeper() {
+        long slow = nextOrderId();
+        Duration writing = Duration.ofMillis(minIdleMillis * 3);
+        database.delayWritesOf(slow, writing);
+
+        // XADD: read by this instance's reader, whose write takes three times the sweepers' min-idle
+        String id = streams.add(order(slow, 9_000_004, 1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> database.writesOfDelayed(slow) == 1);
+
+        // While it is written: still delivered once (no sweeper of this instance claimed it), and another
+        // instance's sweeper finds nothing idle (XAUTOCLAIM … min-idle)
+        await().during(writing.minusMillis(minIdleMillis / 2)).atMost(writing.plusMillis(minIdleMillis / 2)).until(() -> {
+            List<String> taken = streams.autoClaimAs("another-instance", minIdleMillis);
+            return taken.isEmpty() && streams.deliveriesOf(id) <= 1;
+        });
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(slow) == 1 && streams.quiet());
+        assertThat(database.writesOfDelayed(slow)).as("written once").isEqualTo(1);
+        assertThat(streams.deadLetterCount()).isZero();
+    }
+
+    @Test
+    void aClaimWrittenOneByOneAroundAMalformedEntryIsAcknowledgedAtOnce() {
+        long first = nextOrderId();
+        long second = nextOrderId();
+        // XADD + XCLAIM ×3: a crashed consumer's batch, with a malformed entry among valid ones
+        String good1 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(first, 9_000_005, 1));
+        String bad = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, Map.of("orderId", "x", "voucherId",
+                "9000005", "userId", "2", "acceptedAt", "1"));
+        String good2 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(second, 9_000_005, 3));
+
+        // The sweeper claims all three; the batch fails on the malformed one and is written one by one
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> rowsOfOrder(first) + rowsOfOrder(second) == 2);
+        // ...and the sweep acknowledges what it wrote (XACK + XDEL), rather than leave it for the next claim after
+        // min-idle, a delivery more
+        await().atMost(Duration.ofMillis(minIdleMillis / 2))
+                .until(() -> !streams.contains(good1) && !streams.contains(good2));
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", bad);
     }
 
     private long failedSweeps() {

@@ -1,0 +1,40 @@
+--[[
+  Keeps entries a live consumer is still writing from looking idle, so that no pending-list sweeper (XAUTOCLAIM
+  with a min-idle time) takes them from under it: the entries this consumer still holds are claimed again by it
+  with IDLE 0 and JUSTID, which resets their idle time without counting a delivery. Entries another consumer
+  holds by now, or that are acknowledged already, are left alone.
+
+  Input:
+    KEYS[1] orders stream   seckill:{sN}:orders
+
+    ARGV[1]  consumer group
+    ARGV[2]  consumer name
+    ARGV[3…] entry ids
+
+  Output:
+    the number of entries refreshed
+]]
+local rcall = redis.call
+
+local ordersKey = KEYS[1]
+
+local group = ARGV[1]
+local consumer = ARGV[2]
+
+local claim = { ordersKey, group, consumer, 0 }
+local held = 0
+for i = 3, #ARGV do
+  -- XPENDING key group id id 1 consumer: still pending, and held by this consumer
+  if #rcall('XPENDING', ordersKey, group, ARGV[i], ARGV[i], 1, consumer) > 0 then
+    claim[#claim + 1] = ARGV[i]
+    held = held + 1
+  end
+end
+if held == 0 then
+  return 0
+end
+claim[#claim + 1] = 'IDLE'
+claim[#claim + 1] = 0
+claim[#claim + 1] = 'JUSTID'
+rcall('XCLAIM', unpack(claim))
+return held
