@@ -1,5 +1,7 @@
 package io.seckill.deadletter;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import java.util.ArrayList;
@@ -25,18 +27,22 @@ public class DeadLetters {
     private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
     private static final int MAX_REASON_LENGTH = 500;
     private static final int REPLAY_PAGE = 500;
+    /** A reason that is a name (OVERSOLD, DUPLICATE_BUYER, …) is a metric tag as it is; free text counts as OTHER. */
+    private static final java.util.regex.Pattern REASON_NAME = java.util.regex.Pattern.compile("[A-Z][A-Z_]{0,39}");
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
+    private final MeterRegistry meters;
 
     public DeadLetters(MoveToDeadLettersScript moveToDeadLetters, ReplayDeadLetterScript replayDeadLetter,
-            StringRedisTemplate redis, RedisKeys keys) {
+            StringRedisTemplate redis, RedisKeys keys, MeterRegistry meters) {
         this.moveToDeadLetters = moveToDeadLetters;
         this.replayDeadLetter = replayDeadLetter;
         this.redis = redis;
         this.keys = keys;
+        this.meters = meters;
     }
 
     /**
@@ -56,6 +62,9 @@ public class DeadLetters {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
+            // seckill.dead.letters.added{reason=OVERSOLD|DUPLICATE_BUYER|…|OTHER}
+            Counter.builder("seckill.dead.letters.added").description("Orders moved to the dead letters, by reason")
+                    .tag("reason", REASON_NAME.matcher(why).matches() ? why : "OTHER").register(meters).increment();
             log.warn("Dead letter {}: orderId={} entry {} of {}: {}", deadId.get(), entry.fields().get("orderId"),
                     entry.id(), entry.stream(), why);
         } else {

@@ -149,15 +149,15 @@ class PostgresIntegrationTests {
     }
 
     @Test
-    void aBuyersSecondOrderUnderAnotherOrderIdCountsAsWritten() throws Exception {
+    void aBuyersSecondOrderUnderAnotherOrderIdIsADuplicateBuyerDeadLetter() throws Exception {
         long voucher = api.createVoucher(5);
         String first = api.order(voucher, 51).json().get("orderId").asText();
         await().atMost(DRAINED).until(() -> stores.orderRows(voucher) == 1);
         String stream = keys.ordersOf(voucher);
         long now = System.currentTimeMillis();
 
-        // One batch: the same buyer under a new order id (the database keeps one per voucher and buyer), and a
-        // new buyer whose order must not be held back by it.
+        // One batch: the same buyer under a new order id (the database keeps one live order per voucher and
+        // buyer), and a new buyer whose order must not be held back by it.
         camel.getRouteController().stopRoute("order-writer");
         redis.opsForStream().add(stream, Map.of("orderId", "9000000000000001", "voucherId", Long.toString(voucher),
                 "userId", "51", "acceptedAt", Long.toString(now)));
@@ -168,7 +168,13 @@ class PostgresIntegrationTests {
         awaitDrained(stream);
         assertThat(jdbc.queryForList("SELECT order_id FROM orders WHERE voucher_id = ? ORDER BY user_id",
                 Long.class, voucher)).containsExactly(Long.parseLong(first), 9000000000000002L);
-        assertThat(deadLetters.count()).isZero();
+        DeadLetters.DeadLetter letter = deadLetters.list(10).get(0);
+        assertThat(deadLetters.count()).isEqualTo(1);
+        assertThat(letter.orderId()).isEqualTo("9000000000000001");
+        assertThat(letter.reason()).isEqualTo("DUPLICATE_BUYER");
+        assertThat(jdbc.queryForObject("SELECT sold FROM vouchers WHERE id = ?", Long.class, voucher)).isEqualTo(2);
+        // The other tests of this context expect no dead letters.
+        assertThat(deadLetters.discard(letter.id())).isTrue();
     }
 
     @Test
