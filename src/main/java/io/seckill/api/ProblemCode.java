@@ -16,7 +16,8 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
-    UNAVAILABLE(503, "Service unavailable");
+    UNAVAILABLE(503, "Service unavailable"),
+    VOUCHER_REBUILDING(503, "Voucher being rebuilt");
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */
     private static final ProblemCode[] GENERIC = {

@@ -3,11 +3,14 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.EmbeddedRedis;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.stream.RedisKeys;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.InProcessService;
+import io.seckill.support.LastUnitRace;
+import io.seckill.support.OlderRedisCopy;
 import io.seckill.support.PostgresIntegrationTest;
 import io.seckill.support.Stores;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,8 +29,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The service on PostgreSQL (profile {@code postgres}): schema created at start, every statement in the
- * PostgreSQL dialect, the order writer's batch as multi-row INSERTs, idempotent writes, and the rebuild of a
- * lost Redis from the database.
+ * PostgreSQL dialect, the order writer's batch as multi-row INSERTs, idempotent writes, the database guarding the
+ * last unit against two writers, and the rebuild of a lost or outdated Redis from the database.
  */
 @PostgresIntegrationTest
 class PostgresIntegrationTests {
@@ -53,6 +57,15 @@ class PostgresIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Autowired
+    EmbeddedRedis embedded;
+
+    @Autowired
+    OrderWriter writer;
+
+    @Autowired
+    DataSource dataSource;
 
     @Value("${spring.datasource.url}")
     String databaseUrl;
@@ -198,6 +211,18 @@ class PostgresIntegrationTests {
             await().atMost(DRAINED).until(() -> stores.orderRows(voucher) == 10);
         }
         assertThat(stores.distinctBuyers(voucher)).isEqualTo(10);
+    }
+
+    @Test
+    void olderCopyOfRedisDataPutBackIsNoticedAndRebuiltFromPostgres() throws Exception {
+        new OlderRedisCopy(api, embedded, redis, jdbc, keys).run();
+    }
+
+    @Test
+    void twoWritersRacingForTheLastUnitInPostgresWriteOneOrderAndRefuseTheOther() throws Exception {
+        long voucher = api.createVoucher(1);
+        new LastUnitRace(writer, dataSource, "SELECT COUNT(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND wait_event_type = 'Lock'").runOn(voucher);
     }
 
     /** Every entry of the stream written and acknowledged (XLEN 0: the writer deletes what it acknowledges). */
