@@ -33,6 +33,15 @@ final class SoldUnits {
         return Math.max(0, stock - units());
     }
 
+    /** Units held by orders other than these (the orders of the streams not written yet, say). */
+    long unitsBesides(Set<Long> orderIds) {
+        return holdingUnit.keySet().stream().filter(orderId -> !orderIds.contains(orderId)).count();
+    }
+
+    Set<Long> orderIds() {
+        return holdingUnit.keySet();
+    }
+
     Set<Long> buyers() {
         Set<Long> buyers = new HashSet<>(holdingUnit.values());
         buyers.addAll(withoutUnit);

@@ -90,21 +90,24 @@ public class VoucherStateRebuilder {
         }
     }
 
-    /**
-     * The units of these vouchers (all of one shard) as the streams and the database tell them now. Without a
-     * rebuilding mark orders may be taken meanwhile: a survey then sees some of them, never too few.
-     */
-    Map<Long, SoldUnits> soldUnits(int shard, Collection<Voucher> vouchers) {
+    /** The units of these vouchers (all of one shard) as the streams and then the database tell them now. */
+    private Map<Long, SoldUnits> soldUnits(int shard, Collection<Voucher> vouchers) {
+        Map<Long, SoldUnits> sold = inStreams(shard, vouchers);
+        for (Voucher voucher : vouchers) {
+            SoldUnits units = sold.get(voucher.id());
+            repository.forEachOrder(voucher.id(), order -> units.holding(order.orderId(), order.userId()));
+        }
+        return sold;
+    }
+
+    /** The units of these vouchers (all of one shard) that the order and dead-letter streams hold. */
+    Map<Long, SoldUnits> inStreams(int shard, Collection<Voucher> vouchers) {
         Map<Long, SoldUnits> sold = new LinkedHashMap<>();
         vouchers.forEach(voucher -> sold.put(voucher.id(), new SoldUnits()));
         String orders = keys.orderStreams().get(shard);
         read(orders, sold);
         read(keys.deadLettersOf(orders), sold);
         read(orders, sold);
-        for (Voucher voucher : vouchers) {
-            SoldUnits units = sold.get(voucher.id());
-            repository.forEachOrder(voucher.id(), order -> units.holding(order.orderId(), order.userId()));
-        }
         return sold;
     }
 
