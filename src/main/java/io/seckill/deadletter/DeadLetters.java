@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;
@@ -28,7 +29,7 @@ public class DeadLetters {
     private static final int MAX_REASON_LENGTH = 500;
     private static final int REPLAY_PAGE = 500;
     /** A reason that is a name (OVERSOLD, DUPLICATE_BUYER, …) is a metric tag as it is; free text counts as OTHER. */
-    private static final java.util.regex.Pattern REASON_NAME = java.util.regex.Pattern.compile("[A-Z][A-Z_]{0,39}");
+    private static final Pattern REASON_NAME = Pattern.compile("[A-Z][A-Z_]{0,39}");
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;

@@ -2,6 +2,7 @@ package io.seckill.voucher;
 
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.RedisKeys;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -200,6 +201,6 @@ public class RedisStateCheck implements SmartInitializingSingleton {
     }
 
     private static byte[] bytes(String text) {
-        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
