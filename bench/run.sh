@@ -535,7 +535,7 @@ if ((POSTGRES)) && command -v psql >/dev/null && psql_server "SELECT 1" >/dev/nu
   say "raw JDBC baseline: $DRAIN_ORDERS rows in batches of $BATCH_SIZE into a fresh PostgreSQL database"
   PG_JDBC_OUT="$LOGS/jdbc-baseline-pg.txt"
   bench jdbc "$PG_URL${PG_DB}_baseline?reWriteBatchedInserts=true" postgres "$DRAIN_ORDERS" "$BATCH_SIZE" \
-    "$ROOT/sql/schema.sql" "$ROOT/sql/postgresql/insert-order.sql" "$DRAIN_VOUCHER" >"$PG_JDBC_OUT"
+    "$ROOT/sql/schema.sql" "$ROOT/sql/insert-order.sql" "$DRAIN_VOUCHER" >"$PG_JDBC_OUT"
 else
   say "PostgreSQL: skipped (BENCH_POSTGRES=0, or no psql / no server on 127.0.0.1:5432)"
 fi

@@ -4,7 +4,8 @@
   The clock is the Redis server's (TIME), so every service instance judges the window alike.
 
   Input:
-    KEYS[1] voucher hash    seckill:{sN}:voucher:<id>   fields stock, beginAt, endAt (epoch ms; no endAt = never)
+    KEYS[1] voucher hash    seckill:{sN}:voucher:<id>   fields stock, beginAt, endAt (epoch ms; no endAt = never),
+                                                        rebuilding (set while the state is rebuilt)
     KEYS[2] buyers set      seckill:{sN}:buyers:<id>
     KEYS[3] orders stream   seckill:{sN}:orders
 
@@ -19,6 +20,7 @@
     3  sale ended
     4  sold out
     5  buyer already ordered this voucher
+    6  the voucher's state is being rebuilt (Redis forgot some of it); try again shortly
   Every answer but 0 leaves every key as it was.
 ]]
 local rcall = redis.call
@@ -31,7 +33,10 @@ local orderId = ARGV[1]
 local voucherId = ARGV[2]
 local userId = ARGV[3]
 
-local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt')
+local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt', 'rebuilding')
+if voucher[4] then
+  return 6
+end
 local stock = tonumber(voucher[1])
 if not stock then
   return 1

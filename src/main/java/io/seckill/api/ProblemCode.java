@@ -17,6 +17,7 @@ public enum ProblemCode {
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
     DATABASE_UNAVAILABLE(503, "Database unavailable"),
+    VOUCHER_REBUILDING(503, "Voucher being rebuilt"),
     UNAVAILABLE(503, "Service unavailable");
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 import redis.embedded.core.ExecutableProvider;
 
 /**
- * A real redis-server, the binary the embedded-redis jar ships, keeping an append-only file (fsync every second)
- * in its data directory.
+ * A real redis-server, the binary the embedded-redis jar ships, keeping an append-only file in its data directory,
+ * forced to disk as {@code seckill.redis.appendfsync} says.
  *
  * <p>The process is started and stopped here rather than by the library's RedisServer, whose JVM shutdown hook
  * kills redis-server while Spring is still shutting down gracefully (Camel acknowledging its last batch). Here it
@@ -38,19 +38,28 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final int port;
     private final Path dataDir;
     private final Path pidFile;
+    private final String appendfsync;
     private Process process;
 
-    private EmbeddedRedis(int port, Path dataDir) {
+    private EmbeddedRedis(int port, Path dataDir, String appendfsync) {
         this.port = port;
         this.dataDir = dataDir;
         this.pidFile = dataDir.resolve("redis.pid");
+        this.appendfsync = appendfsync;
     }
 
+    /** With {@code appendfsync everysec}. */
     public static EmbeddedRedis start(int requestedPort, Path dataDir) {
+        return start(requestedPort, dataDir, "everysec");
+    }
+
+    /** @param appendfsync {@code always}, {@code everysec} or {@code no} */
+    public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync) {
         try {
             Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
-            EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir);
+            EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir,
+                    appendfsync);
             stopOrphan(redis.pidFile);
             redis.launch();
             log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}", redis.port, dir);
@@ -102,7 +111,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--dir", dataDir.toString(),
                 "--pidfile", pidFile.toString(),
                 "--appendonly", "yes",
-                "--appendfsync", "everysec",
+                "--appendfsync", appendfsync,
                 "--save", "");
         Process started = new ProcessBuilder(command).redirectErrorStream(true).start();
         CompletableFuture<Boolean> ready = new CompletableFuture<>();

@@ -4,6 +4,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
@@ -13,7 +14,25 @@ import org.springframework.validation.annotation.Validated;
  * @param embedded start it ({@code false}: use {@code spring.data.redis.*})
  * @param port its port; 0 picks a free one
  * @param dataDir where it keeps its append-only file, so accepted orders survive a restart
+ * @param appendfsync when it forces its append-only file to disk: what a 202 survives (README, "What a 202
+ *     survives")
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
-public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir) {}
+public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir,
+        @NotNull Appendfsync appendfsync) {
+
+    /** Redis's {@code appendfsync} policies. */
+    public enum Appendfsync {
+        /** fsync before answering each write (concurrent clients' writes share one fsync per event-loop turn) */
+        ALWAYS,
+        /** fsync once a second: a crash of the machine loses up to the last second of 202s */
+        EVERYSEC,
+        /** leave it to the operating system (about 30 s on Linux) */
+        NO;
+
+        public String redisValue() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+}

@@ -1,5 +1,7 @@
 package io.seckill.deadletter;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import java.util.ArrayList;
@@ -31,18 +33,22 @@ public class DeadLetters {
     private static final int MAX_REASON_LENGTH = 500;
     private static final int REPLAY_PAGE = 500;
     private static final Pattern ID = Pattern.compile("s(\\d{1,9}):(\\d+-\\d+)");
+    /** A reason that is a name (OVERSOLD, DUPLICATE_BUYER, …) is a metric tag as it is; free text counts as OTHER. */
+    private static final Pattern REASON_NAME = Pattern.compile("[A-Z][A-Z_]{0,39}");
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
+    private final MeterRegistry meters;
 
     public DeadLetters(MoveToDeadLettersScript moveToDeadLetters, ReplayDeadLetterScript replayDeadLetter,
-            StringRedisTemplate redis, RedisKeys keys) {
+            StringRedisTemplate redis, RedisKeys keys, MeterRegistry meters) {
         this.moveToDeadLetters = moveToDeadLetters;
         this.replayDeadLetter = replayDeadLetter;
         this.redis = redis;
         this.keys = keys;
+        this.meters = meters;
     }
 
     /**
@@ -62,6 +68,9 @@ public class DeadLetters {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
+            // seckill.dead.letters.added{reason=OVERSOLD|DUPLICATE_BUYER|…|OTHER}
+            Counter.builder("seckill.dead.letters.added").description("Orders moved to the dead letters, by reason")
+                    .tag("reason", REASON_NAME.matcher(why).matches() ? why : "OTHER").register(meters).increment();
             log.warn("Dead letter {}: orderId={} entry {} of {}: {}",
                     id(keys.deadLettersOf(entry.stream()), deadId.get()), entry.fields().get("orderId"),
                     entry.id(), entry.stream(), why);

@@ -9,7 +9,9 @@ public enum AdmissionOutcome {
     NOT_STARTED(ProblemCode.NOT_STARTED, "The sale of voucher %d has not started yet"),
     ENDED(ProblemCode.ENDED, "The sale of voucher %d has ended"),
     SOLD_OUT(ProblemCode.SOLD_OUT, "Voucher %d is sold out"),
-    ALREADY_ORDERED(ProblemCode.ALREADY_ORDERED, "This buyer already has an order for voucher %d");
+    ALREADY_ORDERED(ProblemCode.ALREADY_ORDERED, "This buyer already has an order for voucher %d"),
+    REBUILDING(ProblemCode.VOUCHER_REBUILDING,
+            "The sale state of voucher %d is being rebuilt after Redis lost some of it; try again shortly");
 
     private final ProblemCode problem;
     private final String detail;

@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.seckill.stream.StreamEntry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,9 +13,9 @@ import org.springframework.stereotype.Component;
 /**
  * How orders land in the database, recorded by the order-writing routes right after each write:
  * <ul>
- *   <li>{@code seckill.orders.written}: orders written (a rewrite after a crash counts again);
+ *   <li>{@code seckill.orders.written}: orders inserted (an order found written already is not counted);
  *   <li>{@code seckill.orders.write} (tag {@code mode}: batch or single): time of one write statement;
- *   <li>{@code seckill.orders.batch.size}: orders per batch write;
+ *   <li>{@code seckill.orders.batch.size}: entries per batch write;
  *   <li>{@code seckill.orders.end.to.end}: from the order's acceptance ({@code acceptedAt}, the Redis clock) to
  *       its write (this JVM's clock).
  * </ul>
@@ -53,28 +52,25 @@ public class OrderWriteMetrics {
         return clock.monotonicTime();
     }
 
-    public void batchWritten(List<StreamEntry> entries, long startedAt) {
+    /** A batch of {@code entries} committed, of which {@code inserted} were new. */
+    public void batchWritten(int entries, List<OrderRow> inserted, long startedAt) {
         batchWrites.record(clock.monotonicTime() - startedAt, TimeUnit.NANOSECONDS);
-        batchSizes.record(entries.size());
-        landed(entries);
+        batchSizes.record(entries);
+        landed(inserted);
     }
 
-    public void entryWritten(StreamEntry entry, long startedAt) {
+    /** One entry committed alone: {@code inserted} holds its order, or nothing when it was written before. */
+    public void entryWritten(List<OrderRow> inserted, long startedAt) {
         singleWrites.record(clock.monotonicTime() - startedAt, TimeUnit.NANOSECONDS);
-        landed(List.of(entry));
+        landed(inserted);
     }
 
-    private void landed(List<StreamEntry> entries) {
-        written.increment(entries.size());
+    private void landed(List<OrderRow> inserted) {
+        written.increment(inserted.size());
         long now = clock.wallTime();
-        for (StreamEntry entry : entries) {
-            try {
-                long acceptedAt = Long.parseLong(entry.fields().getOrDefault("acceptedAt", ""));
-                // Two clocks: a Redis clock ahead of this one must not make a negative latency.
-                endToEnd.record(Math.max(0, now - acceptedAt), TimeUnit.MILLISECONDS);
-            } catch (NumberFormatException malformed) {
-                // A written entry had a valid acceptedAt (OrderRows checks it); nothing to measure otherwise.
-            }
+        for (OrderRow row : inserted) {
+            // Two clocks: a Redis clock ahead of this one must not make a negative latency.
+            endToEnd.record(Math.max(0, now - row.acceptedAt()), TimeUnit.MILLISECONDS);
         }
     }
 

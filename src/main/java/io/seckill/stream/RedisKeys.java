@@ -49,6 +49,23 @@ public class RedisKeys {
         return orderStreams().stream().map(this::deadLettersOf).toList();
     }
 
+    /** The shard a voucher lives on. */
+    public int shardOf(long voucherId) {
+        return Math.floorMod(voucherId, shards);
+    }
+
+    public int shards() {
+        return shards;
+    }
+
+    /**
+     * Written by the service once it checked a shard's sale state against the database; gone means the shard's
+     * Redis forgot (a flush, an empty restart), with the shard's hash tag so it goes wherever its keys go.
+     */
+    public String stateMarker(int shard) {
+        return PREFIX + "{s" + shard + "}:state";
+    }
+
     /** Who reads as this consumer name in this group now ({@link ConsumerNameLease}). */
     public String consumerNameLease(String group, String consumerName) {
         return PREFIX + "consumers:" + group + ":" + consumerName;
@@ -60,6 +77,6 @@ public class RedisKeys {
     }
 
     private String tag(long voucherId) {
-        return PREFIX + "{s" + Math.floorMod(voucherId, shards) + "}";
+        return PREFIX + "{s" + shardOf(voucherId) + "}";
     }
 }

@@ -6,7 +6,9 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -24,6 +26,7 @@ public class VoucherRepository {
     private final String findVoucher;
     private final String selectVouchers;
     private final String selectVoucherOrders;
+    private final String selectVoucherSold;
 
     public VoucherRepository(JdbcClient jdbc, SqlStatements sql) {
         this.jdbc = jdbc;
@@ -32,6 +35,7 @@ public class VoucherRepository {
         this.findVoucher = sql.get("find-voucher");
         this.selectVouchers = sql.get("select-vouchers");
         this.selectVoucherOrders = sql.get("select-voucher-orders");
+        this.selectVoucherSold = sql.get("select-voucher-sold");
     }
 
     public Voucher insert(VoucherRequest request) {
@@ -61,6 +65,15 @@ public class VoucherRepository {
                 .query(rs -> {
                     action.accept(new OrderOfVoucher(rs.getLong("order_id"), rs.getLong("user_id")));
                 });
+    }
+
+    /** voucher id → its live orders (the {@code sold} column). */
+    public Map<Long, Long> sold() {
+        Map<Long, Long> sold = new HashMap<>();
+        jdbc.sql(selectVoucherSold).query(rs -> {
+            sold.put(rs.getLong("id"), rs.getLong("sold"));
+        });
+        return sold;
     }
 
     public record OrderOfVoucher(long orderId, long userId) {}

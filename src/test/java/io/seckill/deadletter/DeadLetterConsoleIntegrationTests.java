@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.FaultInjectionTest;
+import io.seckill.support.ApiClient;
 import io.seckill.support.FaultyDatabase;
 import io.seckill.support.OrderStreams;
 import java.lang.management.ManagementFactory;
@@ -34,6 +35,9 @@ class DeadLetterConsoleIntegrationTests {
     FaultyDatabase database;
 
     @Autowired
+    ApiClient api;
+
+    @Autowired
     StringRedisTemplate redis;
 
     final MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
@@ -55,7 +59,8 @@ class DeadLetterConsoleIntegrationTests {
     void countAndListShowEachDeadLetter() throws Exception {
         // XADD: a malformed entry, then an order the database refuses
         String poison = streams.add(Map.of("orderId", "x", "voucherId", "1", "userId", "2", "acceptedAt", "3"));
-        long refused = deadLetterOf(order(nextOrderId(), 42, 7));
+        long voucher = api.createVoucher(1);
+        long refused = deadLetterOf(order(nextOrderId(), voucher, 7));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> count() == 2);
         CompositeData[] rows = list(10);
@@ -64,7 +69,7 @@ class DeadLetterConsoleIntegrationTests {
         assertThat(rows[0].get("reason")).isEqualTo("entry " + poison + " has a bad orderId: 'x'");
         assertThat(rows[0].get("deliveries")).isEqualTo("1");
         assertThat(rows[1].get("orderId")).isEqualTo(Long.toString(refused));
-        assertThat(rows[1].get("voucherId")).isEqualTo("42");
+        assertThat(rows[1].get("voucherId")).isEqualTo(Long.toString(voucher));
         assertThat(rows[1].get("userId")).isEqualTo("7");
         assertThat((String) rows[1].get("reason")).contains("injected failure writing order " + refused);
         assertThat(Long.parseLong((String) rows[1].get("failedAt"))).isPositive();
@@ -75,7 +80,7 @@ class DeadLetterConsoleIntegrationTests {
 
     @Test
     void replayedOrderGoesThroughTheWriterAndLandsOnce() throws Exception {
-        long orderId = deadLetterOf(order(nextOrderId(), 43, 7));
+        long orderId = deadLetterOf(order(nextOrderId(), api.createVoucher(1), 7));
         await().atMost(Duration.ofSeconds(30)).until(() -> count() == 1 && streams.quiet());
         String id = (String) list(1)[0].get("id");
         database.healAll();
@@ -91,16 +96,17 @@ class DeadLetterConsoleIntegrationTests {
 
     @Test
     void replayAllPutsEveryDeadLetterBack() throws Exception {
-        List<Long> orderIds = List.of(deadLetterOf(order(nextOrderId(), 44, 1)),
-                deadLetterOf(order(nextOrderId(), 44, 2)), deadLetterOf(order(nextOrderId(), 44, 3)));
+        long voucher = api.createVoucher(3);
+        List<Long> orderIds = List.of(deadLetterOf(order(nextOrderId(), voucher, 1)),
+                deadLetterOf(order(nextOrderId(), voucher, 2)), deadLetterOf(order(nextOrderId(), voucher, 3)));
         await().atMost(Duration.ofSeconds(30)).until(() -> count() == 3 && streams.quiet());
         database.healAll();
 
         assertThat(jmx.invoke(console, "replayAll", new Object[0], new String[0])).isEqualTo(3);
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfVoucher(44) == 3 && streams.quiet());
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfVoucher(voucher) == 3 && streams.quiet());
         assertThat(count()).isZero();
-        assertThat(db.queryForList("SELECT order_id FROM orders WHERE voucher_id = 44", Long.class))
+        assertThat(db.queryForList("SELECT order_id FROM orders WHERE voucher_id = ?", Long.class, voucher))
                 .containsExactlyInAnyOrderElementsOf(orderIds);
     }
 

@@ -37,7 +37,8 @@ class OperationsEndpointsIntegrationTests {
         contract.put("/api/vouchers/{id}/orders", Map.of("post", Map.of(
                 "202", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("VOUCHER_NOT_FOUND"),
                 "409", List.of("NOT_STARTED", "ENDED", "SOLD_OUT", "ALREADY_ORDERED"),
-                "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"))));
+                "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"),
+                "503", List.of("VOUCHER_REBUILDING"))));
         contract.put("/api/orders/{orderId}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
                 "500", List.of("INTERNAL_ERROR"), "503", List.of("DATABASE_UNAVAILABLE"))));
@@ -66,6 +67,7 @@ class OperationsEndpointsIntegrationTests {
         assertThat(postOrder.at("/parameters/1/name").asText()).isEqualTo("X-User-Id");
         assertThat(postOrder.at("/responses/429/headers/Retry-After").isObject()).isTrue();
         assertThat(paths.at("/~1api~1orders~1{orderId}/get/responses/503/headers/Retry-After").isObject()).isTrue();
+        assertThat(postOrder.at("/responses/503/headers/Retry-After").isObject()).isTrue();
         assertThat(postOrder.at("/responses/202/content/application~1json/schema/$ref").asText())
                 .isEqualTo("#/components/schemas/OrderAccepted");
         assertThat(doc.json().at("/components/schemas/Problem/properties/code").isObject()).isTrue();

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Stream entries into SQL parameters, and written rows into the order the API and the events show. */
+/** Stream entries into the orders the writer inserts, and those into the order the API and the events show. */
 class OrderRowsTests {
 
     private static final Map<String, String> FIELDS = Map.of("orderId", "117589295186841600", "voucherId", "3",
@@ -22,19 +22,18 @@ class OrderRowsTests {
 
     @Test
     void entryBecomesTheParametersOfInsertOrder() {
-        Map<String, Object> row = rows.fromEntry(entry(FIELDS));
+        OrderRow row = rows.fromEntry(entry(FIELDS));
 
-        assertThat(row).isEqualTo(Map.of("orderId", 117589295186841600L, "voucherId", 3L, "userId", 7L,
-                "createdAt", OffsetDateTime.ofInstant(Instant.ofEpochMilli(1795260808156L), ZoneOffset.UTC)));
+        assertThat(row).isEqualTo(new OrderRow(117589295186841600L, 3, 7, 1795260808156L));
+        assertThat(row.parameter("createdAt"))
+                .isEqualTo(OffsetDateTime.ofInstant(Instant.ofEpochMilli(1795260808156L), ZoneOffset.UTC));
+        assertThat(rows.fromEntries(List.of(entry(FIELDS), entry(FIELDS)))).containsExactly(row, row);
     }
 
     @Test
-    void writtenRowsAreTheOrdersAsTheApiShowsThem() {
-        OrderView expected = new OrderView("117589295186841600", 3, 7, "CREATED", Instant.ofEpochMilli(1795260808156L));
-
-        assertThat(rows.written(rows.fromEntry(entry(FIELDS)))).containsExactly(expected);
-        assertThat(rows.written(rows.fromEntries(List.of(entry(FIELDS), entry(FIELDS))))).containsExactly(expected,
-                expected);
+    void writtenRowIsTheOrderAsTheApiShowsIt() {
+        assertThat(rows.fromEntry(entry(FIELDS)).written()).isEqualTo(
+                new OrderView("117589295186841600", 3, 7, "CREATED", Instant.ofEpochMilli(1795260808156L)));
     }
 
     @Test

@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.seckill.stream.StreamEntry;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +21,7 @@ class OrderWriteMetricsTests {
         long started = metrics.start();
         clock.add(30, TimeUnit.MILLISECONDS);
 
-        metrics.batchWritten(List.of(entry("1", acceptedAt), entry("2", acceptedAt - 20)), started);
+        metrics.batchWritten(2, List.of(row(1, acceptedAt), row(2, acceptedAt - 20)), started);
 
         assertThat(registry.get("seckill.orders.written").counter().count()).isEqualTo(2);
         assertThat(registry.get("seckill.orders.batch.size").summary().totalAmount()).isEqualTo(2);
@@ -39,7 +37,7 @@ class OrderWriteMetricsTests {
         long started = metrics.start();
         clock.add(5, TimeUnit.MILLISECONDS);
 
-        metrics.entryWritten(entry("1", clock.wallTime()), started);
+        metrics.entryWritten(List.of(row(1, clock.wallTime())), started);
 
         assertThat(registry.get("seckill.orders.written").counter().count()).isEqualTo(1);
         assertThat(registry.get("seckill.orders.write").tag("mode", "single").timer().count()).isEqualTo(1);
@@ -49,14 +47,22 @@ class OrderWriteMetricsTests {
 
     @Test
     void acceptanceAheadOfThisClockCountsAsNoLatencyNotANegativeOne() {
-        metrics.entryWritten(entry("1", clock.wallTime() + 1_000), metrics.start());
+        metrics.entryWritten(List.of(row(1, clock.wallTime() + 1_000)), metrics.start());
 
         assertThat(registry.get("seckill.orders.end.to.end").timer().count()).isEqualTo(1);
         assertThat(registry.get("seckill.orders.end.to.end").timer().totalTime(TimeUnit.MILLISECONDS)).isZero();
     }
 
-    private static StreamEntry entry(String orderId, long acceptedAt) {
-        return new StreamEntry("seckill:{s0}:orders", acceptedAt + "-0",
-                Map.of("orderId", orderId, "voucherId", "1", "userId", orderId, "acceptedAt", Long.toString(acceptedAt)));
+    @Test
+    void batchOfOrdersWrittenBeforeCountsItsSizeButNoOrders() {
+        metrics.batchWritten(3, List.of(), metrics.start());
+
+        assertThat(registry.get("seckill.orders.batch.size").summary().totalAmount()).isEqualTo(3);
+        assertThat(registry.get("seckill.orders.written").counter().count()).isZero();
+        assertThat(registry.get("seckill.orders.end.to.end").timer().count()).isZero();
+    }
+
+    private static OrderRow row(long orderId, long acceptedAt) {
+        return new OrderRow(orderId, 1, orderId, acceptedAt);
     }
 }

@@ -28,7 +28,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * How the order writer sorts failures (routes/error-handling.camel.yaml): a malformed entry is dead-lettered at
- * once, a duplicate counts as written, an outage is retried and then left pending for the sweeper (never dead
+ * once, an order the database refuses (OVERSOLD, DUPLICATE_BUYER, ORDER_ID_CONFLICT) is dead-lettered with that
+ * reason, an outage is retried and then left pending for the sweeper (never dead
  * letters), and any other failure is retried and then dead-lettered, without taking its batch-mates along.
  */
 @FaultInjectionTest
@@ -95,7 +96,7 @@ class OrderWriterFailuresIntegrationTests {
 
     @Test
     void malformedEntryDoesNotTakeItsBatchMatesAlong() {
-        long voucher = ThreadLocalRandom.current().nextLong(1_000_000, 2_000_000);
+        long voucher = api.createVoucher(3);
         Map<String, String> noBuyer = order(nextOrderId(), voucher, 1);
         noBuyer.remove("userId");
 
@@ -109,20 +110,59 @@ class OrderWriterFailuresIntegrationTests {
     }
 
     @Test
-    void entryOfABuyerWhoseOrderIsWrittenAlreadyCountsAsWritten() {
-        long voucher = api.createVoucher(1);
+    void secondOrderOfABuyerUnderAnotherOrderIdIsADuplicateBuyerDeadLetterAndTakesNoUnit() {
+        long voucher = api.createVoucher(3);
         assertThat(api.order(voucher, 5).status()).isEqualTo(202);
         await().atMost(Duration.ofSeconds(30)).until(() -> rowsOf(voucher) == 1 && streams.quiet());
 
         long redeliveriesBefore = redeliveries.count();
+        long twinOrderId = nextOrderId();
 
-        // XADD: another order of the same buyer for the same voucher (UNIQUE(voucher_id, user_id))
-        String twin = streams.add(order(nextOrderId(), voucher, 5));
+        // XADD: another order of the same buyer for the same voucher (what a Redis that forgot the buyer admits)
+        String twin = streams.add(order(twinOrderId, voucher, 5));
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> !streams.contains(twin) && streams.quiet());
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", twin)
+                .containsEntry("orderId", Long.toString(twinOrderId)).containsEntry("userId", "5")
+                .containsEntry("reason", "DUPLICATE_BUYER");
         assertThat(rowsOf(voucher)).isEqualTo(1);
-        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(soldOf(voucher)).as("the refused order took no unit").isEqualTo(1);
         assertThat(redeliveries.count()).as("no retries").isEqualTo(redeliveriesBefore);
+    }
+
+    @Test
+    void ordersBeyondTheStockInTheDatabaseAreOversoldDeadLettersAndTheirBatchMatesAreWritten() {
+        long voucher = api.createVoucher(2);
+        long other = api.createVoucher(5);
+        List<Long> orderIds = List.of(nextOrderId(), nextOrderId(), nextOrderId(), nextOrderId());
+
+        // MULTI, XADD ×4, EXEC: one batch holding three orders of a voucher with two units (what a Redis that
+        // forgot its sales admits), and one of another voucher
+        List<String> ids = streams.addTogether(List.of(order(orderIds.get(0), voucher, 1),
+                order(orderIds.get(1), other, 1), order(orderIds.get(2), voucher, 2), order(orderIds.get(3), voucher, 3)));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", ids.get(3))
+                .containsEntry("orderId", Long.toString(orderIds.get(3))).containsEntry("reason", "OVERSOLD");
+        assertThat(db.queryForList("SELECT order_id FROM orders WHERE voucher_id IN (?, ?)", Long.class, voucher,
+                other)).containsExactlyInAnyOrder(orderIds.get(0), orderIds.get(1), orderIds.get(2));
+        assertThat(soldOf(voucher)).isEqualTo(2);
+        assertThat(soldOf(other)).isEqualTo(1);
+    }
+
+    @Test
+    void orderIdWrittenForAnotherBuyerIsAnOrderIdConflictDeadLetterNeverAnOverwrite() {
+        long voucher = api.createVoucher(3);
+        String orderId = api.order(voucher, 6).json().get("orderId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOf(voucher) == 1 && streams.quiet());
+
+        // XADD: the same orderId for another buyer
+        streams.add(order(Long.parseLong(orderId), voucher, 7));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("reason", "ORDER_ID_CONFLICT");
+        assertThat(db.queryForObject("SELECT user_id FROM orders WHERE order_id = ?", Long.class,
+                Long.parseLong(orderId))).isEqualTo(6);
     }
 
     @Test
@@ -158,7 +198,7 @@ class OrderWriterFailuresIntegrationTests {
 
     @Test
     void entryThatCanNeverBeWrittenIsDeadLetteredAfterItsRetriesAndItsBatchMatesAreWritten() {
-        long voucher = ThreadLocalRandom.current().nextLong(2_000_000, 3_000_000);
+        long voucher = api.createVoucher(3);
         long doomed = nextOrderId();
         database.failWritesOf(doomed);
         long redeliveriesBefore = redeliveries.count();
@@ -181,7 +221,7 @@ class OrderWriterFailuresIntegrationTests {
 
     @Test
     void outageMetWhileWritingOneByOneLeavesTheWholeBatchPending() {
-        long voucher = ThreadLocalRandom.current().nextLong(3_000_000, 4_000_000);
+        long voucher = api.createVoucher(3);
         long unlucky = nextOrderId();
         database.loseConnectionWritingAlone(unlucky);
         NotifyBuilder batchFailed = new NotifyBuilder(camel).fromRoute("order-writer").whenFailed(1).create();
@@ -206,7 +246,7 @@ class OrderWriterFailuresIntegrationTests {
 
     @Test
     void entryTakenOverByAnotherInstanceWhileRetriedFailsItsBatchInsteadOfBeingAcknowledged() {
-        long voucher = ThreadLocalRandom.current().nextLong(4_000_000, 5_000_000);
+        long voucher = api.createVoucher(3);
         long contested = nextOrderId();
         database.failWritesOf(contested);
         // Another instance's sweeper claims the entry while this one retries it (XCLAIM … JUSTID).
@@ -237,6 +277,10 @@ class OrderWriterFailuresIntegrationTests {
 
     private long rowsOf(long voucher) {
         return db.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucher);
+    }
+
+    private long soldOf(long voucher) {
+        return db.queryForObject("SELECT sold FROM vouchers WHERE id = ?", Long.class, voucher);
     }
 
     private static long nextOrderId() {

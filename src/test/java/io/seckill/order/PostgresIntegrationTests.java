@@ -3,11 +3,14 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.config.EmbeddedRedis;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.stream.RedisKeys;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.InProcessService;
+import io.seckill.support.LastUnitRace;
+import io.seckill.support.OlderRedisCopy;
 import io.seckill.support.PostgresIntegrationTest;
 import io.seckill.support.Stores;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,8 +29,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The service on PostgreSQL (profile {@code postgres}): schema created at start, every statement in the
- * PostgreSQL dialect, the order writer's batch as multi-row INSERTs, idempotent writes, and the rebuild of a
- * lost Redis from the database.
+ * PostgreSQL dialect, the order writer's batch as multi-row INSERTs, idempotent writes, the database guarding the
+ * last unit against two writers, and the rebuild of a lost or outdated Redis from the database.
  */
 @PostgresIntegrationTest
 class PostgresIntegrationTests {
@@ -53,6 +57,15 @@ class PostgresIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Autowired
+    EmbeddedRedis embedded;
+
+    @Autowired
+    OrderWriter writer;
+
+    @Autowired
+    DataSource dataSource;
 
     @Value("${spring.datasource.url}")
     String databaseUrl;
@@ -149,15 +162,15 @@ class PostgresIntegrationTests {
     }
 
     @Test
-    void aBuyersSecondOrderUnderAnotherOrderIdCountsAsWritten() throws Exception {
+    void aBuyersSecondOrderUnderAnotherOrderIdIsADuplicateBuyerDeadLetter() throws Exception {
         long voucher = api.createVoucher(5);
         String first = api.order(voucher, 51).json().get("orderId").asText();
         await().atMost(DRAINED).until(() -> stores.orderRows(voucher) == 1);
         String stream = keys.ordersOf(voucher);
         long now = System.currentTimeMillis();
 
-        // One batch: the same buyer under a new order id (the database keeps one per voucher and buyer), and a
-        // new buyer whose order must not be held back by it.
+        // One batch: the same buyer under a new order id (the database keeps one live order per voucher and
+        // buyer), and a new buyer whose order must not be held back by it.
         camel.getRouteController().stopRoute("order-writer");
         redis.opsForStream().add(stream, Map.of("orderId", "9000000000000001", "voucherId", Long.toString(voucher),
                 "userId", "51", "acceptedAt", Long.toString(now)));
@@ -168,7 +181,13 @@ class PostgresIntegrationTests {
         awaitDrained(stream);
         assertThat(jdbc.queryForList("SELECT order_id FROM orders WHERE voucher_id = ? ORDER BY user_id",
                 Long.class, voucher)).containsExactly(Long.parseLong(first), 9000000000000002L);
-        assertThat(deadLetters.count()).isZero();
+        DeadLetters.DeadLetter letter = deadLetters.list(10).get(0);
+        assertThat(deadLetters.count()).isEqualTo(1);
+        assertThat(letter.orderId()).isEqualTo("9000000000000001");
+        assertThat(letter.reason()).isEqualTo("DUPLICATE_BUYER");
+        assertThat(jdbc.queryForObject("SELECT sold FROM vouchers WHERE id = ?", Long.class, voucher)).isEqualTo(2);
+        // The other tests of this context expect no dead letters.
+        assertThat(deadLetters.discard(letter.id())).isTrue();
     }
 
     @Test
@@ -192,6 +211,18 @@ class PostgresIntegrationTests {
             await().atMost(DRAINED).until(() -> stores.orderRows(voucher) == 10);
         }
         assertThat(stores.distinctBuyers(voucher)).isEqualTo(10);
+    }
+
+    @Test
+    void olderCopyOfRedisDataPutBackIsNoticedAndRebuiltFromPostgres() throws Exception {
+        new OlderRedisCopy(api, embedded, redis, jdbc, keys).run();
+    }
+
+    @Test
+    void twoWritersRacingForTheLastUnitInPostgresWriteOneOrderAndRefuseTheOther() throws Exception {
+        long voucher = api.createVoucher(1);
+        new LastUnitRace(writer, dataSource, "SELECT COUNT(*) FROM pg_stat_activity "
+                + "WHERE datname = current_database() AND wait_event_type = 'Lock'").runOn(voucher);
     }
 
     /** Every entry of the stream written and acknowledged (XLEN 0: the writer deletes what it acknowledges). */

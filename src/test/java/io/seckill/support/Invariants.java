@@ -3,7 +3,10 @@ package io.seckill.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.stream.RedisKeys;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -15,6 +18,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class Invariants {
 
+    /** The dead-letter reason of an order Redis sold beyond the stock: the database had no unit for it. */
+    public static final String OVERSOLD = "OVERSOLD";
+
     private final StringRedisTemplate redis;
     private final JdbcTemplate jdbc;
     private final RedisKeys keys;
@@ -25,51 +31,74 @@ public final class Invariants {
         this.keys = keys;
     }
 
-    /** Where a voucher's sold units are, and what Redis says is left. */
-    public record Ledger(long rows, long distinctBuyers, long inStream, long deadLetters, long buyersInRedis,
-            long remaining) {
+    /**
+     * Where a voucher's sold units are, and what Redis says is left.
+     *
+     * @param rows live orders (CREATED or PAID) in the database
+     * @param soldInDatabase the voucher's {@code sold} column
+     * @param oversold dead letters with reason OVERSOLD (among {@code deadLetters}): sold by Redis, no unit held
+     * @param buyers distinct buyers of the live rows, the stream entries and the dead letters together
+     */
+    public record Ledger(long rows, long soldInDatabase, long distinctBuyers, long inStream, long deadLetters,
+            long oversold, long buyers, long buyersInRedis, long remaining) {
 
+        /** Units held: live rows, stream entries, dead letters but OVERSOLD ones. */
         public long sold() {
-            return rows + inStream + deadLetters;
+            return rows + inStream + deadLetters - oversold;
         }
     }
 
     public Ledger ledger(long voucherId) {
         String stream = keys.ordersOf(voucherId);
         Object stock = redis.opsForHash().get(keys.voucher(voucherId), "stock");
-        Long buyers = redis.opsForSet().size(keys.buyers(voucherId));
+        Long buyersInRedis = redis.opsForSet().size(keys.buyers(voucherId));
+        List<Long> liveBuyers = jdbc.queryForList(
+                "SELECT user_id FROM orders WHERE voucher_id = ? AND status IN ('CREATED', 'PAID')", Long.class,
+                voucherId);
+        List<Map<Object, Object>> entries = entriesOf(stream, voucherId);
+        List<Map<Object, Object>> deadLetters = entriesOf(keys.deadLettersOf(stream), voucherId);
+        Set<String> buyers = new HashSet<>();
+        liveBuyers.forEach(buyer -> buyers.add(buyer.toString()));
+        entries.forEach(entry -> buyers.add(String.valueOf(entry.get("userId"))));
+        deadLetters.forEach(letter -> buyers.add(String.valueOf(letter.get("userId"))));
         return new Ledger(
-                jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucherId),
-                jdbc.queryForObject("SELECT COUNT(DISTINCT user_id) FROM orders WHERE voucher_id = ?", Long.class,
-                        voucherId),
-                entriesOf(stream, voucherId),
-                entriesOf(keys.deadLettersOf(stream), voucherId),
-                buyers == null ? 0 : buyers,
+                liveBuyers.size(),
+                jdbc.queryForObject("SELECT sold FROM vouchers WHERE id = ?", Long.class, voucherId),
+                new HashSet<>(liveBuyers).size(),
+                entries.size(),
+                deadLetters.size(),
+                deadLetters.stream().filter(letter -> OVERSOLD.equals(letter.get("reason"))).count(),
+                buyers.size(),
+                buyersInRedis == null ? 0 : buyersInRedis,
                 stock == null ? -1 : Long.parseLong(stock.toString()));
     }
 
     /**
-     * rows + stream entries + dead letters = stock − remaining; no buyer twice; remaining ≥ 0; and every unit
-     * taken in Redis has its buyer recorded.
+     * Whatever Redis says, the database holds no more live orders than the stock and no buyer twice, and its
+     * {@code sold} counts them; rows + stream entries + dead letters (OVERSOLD ones held no unit) = stock −
+     * remaining; remaining ≥ 0; and Redis knows every buyer who got a unit or a dead letter.
      */
     public Ledger assertHold(long voucherId, long stock) {
         Ledger ledger = ledger(voucherId);
-        assertThat(ledger.remaining()).as("remaining of voucher %d", voucherId).isBetween(0L, stock);
-        assertThat(ledger.sold()).as("rows + stream + dead letters of voucher %d (%s)", voucherId, ledger)
-                .isEqualTo(stock - ledger.remaining());
-        assertThat(ledger.distinctBuyers()).as("buyers with a row for voucher %d", voucherId)
+        assertThat(ledger.rows()).as("live orders of voucher %d in the database (%s)", voucherId, ledger)
+                .isLessThanOrEqualTo(stock);
+        assertThat(ledger.distinctBuyers()).as("buyers with a live order for voucher %d", voucherId)
                 .isEqualTo(ledger.rows());
-        assertThat(ledger.buyersInRedis()).as("buyers of voucher %d in Redis", voucherId)
-                .isEqualTo(stock - ledger.remaining());
+        assertThat(ledger.soldInDatabase()).as("vouchers.sold of voucher %d", voucherId).isEqualTo(ledger.rows());
+        assertThat(ledger.remaining()).as("remaining of voucher %d", voucherId).isBetween(0L, stock);
+        assertThat(ledger.sold()).as("rows + stream + dead letters but OVERSOLD of voucher %d (%s)", voucherId,
+                ledger).isEqualTo(stock - ledger.remaining());
+        assertThat(ledger.buyersInRedis()).as("buyers of voucher %d in Redis (%s)", voucherId, ledger)
+                .isEqualTo(ledger.buyers());
         return ledger;
     }
 
     /** XRANGE key - +: the entries of one voucher (a shard stream holds several vouchers). */
-    private long entriesOf(String stream, long voucherId) {
+    private List<Map<Object, Object>> entriesOf(String stream, long voucherId) {
         String id = Long.toString(voucherId);
         return redis.opsForStream().range(stream, Range.unbounded()).stream()
                 .map(MapRecord::getValue)
                 .filter((Map<Object, Object> fields) -> id.equals(fields.get("voucherId")))
-                .count();
+                .toList();
     }
 }

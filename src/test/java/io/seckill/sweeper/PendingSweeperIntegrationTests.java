@@ -80,7 +80,7 @@ class PendingSweeperIntegrationTests {
         long orderId = nextOrderId();
 
         // XADD + XCLAIM: read once by a consumer that died long ago
-        String id = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(orderId, 9_000_001, 1));
+        String id = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(orderId, api.createVoucher(1), 1));
 
         // XAUTOCLAIM, write, XACK + XDEL
         await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(orderId) == 1 && streams.quiet());
@@ -93,7 +93,7 @@ class PendingSweeperIntegrationTests {
         long orderId = nextOrderId();
 
         // XADD + XCLAIM RETRYCOUNT 2: the sweeper's own claim makes it the third delivery
-        String id = streams.addPendingFor("crashed", 2, LONG_AGO_MILLIS, order(orderId, 9_000_002, 1));
+        String id = streams.addPendingFor("crashed", 2, LONG_AGO_MILLIS, order(orderId, api.createVoucher(1), 1));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
         assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", id)
@@ -121,7 +121,7 @@ class PendingSweeperIntegrationTests {
     void entryHeldByAnotherConsumerIsNotDeadLetteredHere() {
         long orderId = nextOrderId();
         // Just read by another live instance: not idle, so no sweeper takes it yet
-        String id = streams.addPendingFor("another-instance", 1, 0, order(orderId, 9_000_003, 1));
+        String id = streams.addPendingFor("another-instance", 1, 0, order(orderId, api.createVoucher(1), 1));
         StreamEntry entry = new StreamEntry(OrderStreams.ORDERS, id, Map.of("orderId", Long.toString(orderId)));
 
         assertThatThrownBy(() -> deadLetters.deadLetter(entry, "failed here"))

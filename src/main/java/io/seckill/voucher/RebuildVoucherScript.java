@@ -1,0 +1,34 @@
+package io.seckill.voucher;
+
+import io.seckill.lua.LuaScript;
+import io.seckill.lua.LuaScripts;
+import io.seckill.stream.RedisKeys;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+/** Replaces a marked voucher's sale state with a rebuilt one ({@code lua/rebuildVoucher-2.lua}). */
+@Component
+public class RebuildVoucherScript {
+
+    private final LuaScript<Long> script;
+    private final RedisKeys keys;
+
+    public RebuildVoucherScript(LuaScripts scripts, RedisKeys keys) {
+        this.script = scripts.load("rebuildVoucher-2.lua", Long.class);
+        this.keys = keys;
+    }
+
+    /** @return true when applied, false when the voucher is no longer marked with this token */
+    public boolean apply(Voucher voucher, String token, long remaining, Collection<Long> buyers) {
+        List<Object> args = new ArrayList<>(buyers.size() + 4);
+        args.add(token);
+        args.add(Long.toString(remaining));
+        args.add(Long.toString(voucher.beginAt().toEpochMilli()));
+        args.add(voucher.endAt() == null ? "" : Long.toString(voucher.endAt().toEpochMilli()));
+        buyers.forEach(buyer -> args.add(Long.toString(buyer)));
+        Long applied = script.run(List.of(keys.voucher(voucher.id()), keys.buyers(voucher.id())), args.toArray());
+        return applied != null && applied == 1;
+    }
+}

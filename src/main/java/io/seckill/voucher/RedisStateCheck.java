@@ -1,0 +1,206 @@
+package io.seckill.voucher;
+
+import io.seckill.order.WrittenOrders;
+import io.seckill.stream.RedisKeys;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Notices that Redis no longer agrees with the database and the streams, and has the vouchers concerned rebuilt
+ * ({@link VoucherStateRebuilder}): once before any route starts, then every {@code check-period} (route
+ * {@code redis-state-check}). For each shard:
+ * <ul>
+ *   <li>a voucher whose hash is gone (a flush, an eviction, an empty restart) or whose {@code rebuilding} mark is
+ *       older than {@code stale-mark-after} (a rebuild that died) is rebuilt;
+ *   <li>when the shard's marker key is gone (a flush, an empty restart) or the server is another one than at the
+ *       last check (its {@code run_id} or {@code master_replid} changed: a restart, possibly from an older
+ *       append-only file or backup, a failover to a replica), and at start-up, every voucher is surveyed: Redis
+ *       saying more units remain than the streams and the database leave, or knowing fewer buyers than the
+ *       database's live orders, gets it rebuilt.
+ * </ul>
+ * What it cannot see is written in the README ("When Redis forgets").
+ */
+@Component("redisStateCheck")
+public class RedisStateCheck implements SmartInitializingSingleton {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisStateCheck.class);
+    private static final String[] IDENTITY_FIELDS = {"run_id", "master_replid"};
+    private static final int CHUNK = 1000;
+
+    private final VoucherRepository repository;
+    private final VoucherStateRebuilder rebuilder;
+    private final WrittenOrders writtenOrders;
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private final RedisStateProperties properties;
+    private final Clock clock = Clock.systemUTC();
+    /** The Redis server(s) seen by the last complete check; null before the first. */
+    private volatile String lastServer;
+    private volatile boolean failing;
+
+    public RedisStateCheck(VoucherRepository repository, VoucherStateRebuilder rebuilder, WrittenOrders writtenOrders,
+            StringRedisTemplate redis, RedisKeys keys, RedisStateProperties properties) {
+        this.repository = repository;
+        this.rebuilder = rebuilder;
+        this.writtenOrders = writtenOrders;
+        this.redis = redis;
+        this.keys = keys;
+        this.properties = properties;
+    }
+
+    /** At start-up, before the routes: a Redis that cannot be checked stops the start. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        checkNow();
+    }
+
+    /** The periodic check: a Redis or database that cannot be reached now is checked again next time. */
+    public void check() {
+        try {
+            checkNow();
+            if (failing) {
+                log.info("Redis state check works again");
+                failing = false;
+            }
+        } catch (RuntimeException e) {
+            if (!failing) {
+                log.warn("Redis state check failed ({}); trying again every {}", e.getMessage(),
+                        properties.checkPeriod());
+                failing = true;
+            }
+        }
+    }
+
+    /** Whether the shard of this voucher lost its marker: Redis forgot it since the last check. */
+    public boolean forgotten(long voucherId) {
+        return !Boolean.TRUE.equals(redis.hasKey(keys.stateMarker(keys.shardOf(voucherId))));
+    }
+
+    private synchronized void checkNow() {
+        String server = server();
+        boolean otherServer = !server.equals(lastServer);
+        Map<Integer, List<Voucher>> byShard = rebuilder.byShard(repository.all());
+        for (int shard = 0; shard < keys.shards(); shard++) {
+            List<Voucher> vouchers = byShard.getOrDefault(shard, List.of());
+            String marker = keys.stateMarker(shard);
+            boolean markerGone = !Boolean.TRUE.equals(redis.hasKey(marker));
+            String cause = markerGone ? "marker " + marker + " was gone"
+                    : otherServer ? (lastServer == null ? "start-up" : "Redis server changed") : null;
+            List<Voucher> toRebuild = cause == null ? lost(vouchers) : disagreeing(shard, vouchers);
+            // The marker comes back once the vouchers are marked (until then, an order of a forgotten voucher is
+            // 503, not 404), before the figures are read: a flush during the rebuild takes it again.
+            rebuilder.rebuild(shard, toRebuild, cause == null ? "hash gone or rebuild stale" : cause,
+                    () -> redis.opsForValue().setIfAbsent(marker, Long.toString(clock.millis())));
+        }
+        lastServer = server;
+    }
+
+    /** Vouchers whose hash is gone or whose rebuild mark is stale. One pipelined round trip. */
+    private List<Voucher> lost(List<Voucher> vouchers) {
+        List<Object> states = states(vouchers);
+        List<Voucher> lost = new ArrayList<>();
+        for (int i = 0; i < vouchers.size(); i++) {
+            List<?> state = (List<?>) states.get(2 * i);
+            String rebuilding = (String) state.get(1);
+            // A hash holding only a fresh mark is another instance's rebuild under way.
+            if ((state.get(0) == null && rebuilding == null) || staleMark(rebuilding)) {
+                lost.add(vouchers.get(i));
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * Vouchers whose Redis state says more units remain, or fewer buyers bought, than the stores tell. Cheap enough
+     * for every start: the database's {@code sold} per voucher and the streams' entries (the backlog), not every
+     * order. Read in this order, an order moving meanwhile is counted once or twice, never missed: Redis first,
+     * then the streams, then which of their orders are written, then {@code sold}.
+     */
+    private List<Voucher> disagreeing(int shard, List<Voucher> vouchers) {
+        if (vouchers.isEmpty()) {
+            return vouchers;
+        }
+        List<Object> states = states(vouchers);
+        Map<Long, SoldUnits> inStreams = rebuilder.inStreams(shard, vouchers);
+        List<Long> streamOrders = new ArrayList<>();
+        inStreams.values().forEach(units -> streamOrders.addAll(units.orderIds()));
+        Set<Long> written = new HashSet<>();
+        for (int from = 0; from < streamOrders.size(); from += CHUNK) {
+            written.addAll(writtenOrders.among(streamOrders.subList(from, Math.min(from + CHUNK,
+                    streamOrders.size()))));
+        }
+        Map<Long, Long> soldInDatabase = repository.sold();
+        List<Voucher> disagreeing = new ArrayList<>();
+        for (int i = 0; i < vouchers.size(); i++) {
+            Voucher voucher = vouchers.get(i);
+            List<?> state = (List<?>) states.get(2 * i);
+            long buyers = (Long) states.get(2 * i + 1);
+            long liveRows = soldInDatabase.getOrDefault(voucher.id(), 0L);
+            long units = liveRows + inStreams.get(voucher.id()).unitsBesides(written);
+            boolean agrees = state.get(0) != null && state.get(1) == null
+                    && Long.parseLong((String) state.get(0)) <= Math.max(0, voucher.stock() - units)
+                    && buyers >= liveRows;
+            if (!agrees) {
+                disagreeing.add(voucher);
+            }
+        }
+        return disagreeing;
+    }
+
+    /** Per voucher: HMGET voucher stock rebuilding, SCARD buyers; pipelined. */
+    private List<Object> states(List<Voucher> vouchers) {
+        return redis.executePipelined((RedisCallback<Object>) connection -> {
+            for (Voucher voucher : vouchers) {
+                connection.hashCommands().hMGet(bytes(keys.voucher(voucher.id())), bytes("stock"),
+                        bytes("rebuilding"));
+                connection.setCommands().sCard(bytes(keys.buyers(voucher.id())));
+            }
+            return null;
+        });
+    }
+
+    private boolean staleMark(String token) {
+        return token != null
+                && clock.millis() - VoucherStateRebuilder.markedAt(token) > properties.staleMarkAfter().toMillis();
+    }
+
+    /** The run ids and replication ids of the Redis server(s) (INFO server, INFO replication; every node). */
+    private String server() {
+        TreeSet<String> ids = new TreeSet<>();
+        for (String section : new String[] {"server", "replication"}) {
+            Properties info = redis.execute((RedisCallback<Properties>) c -> info(c, section));
+            if (info != null) {
+                info.forEach((key, value) -> {
+                    for (String field : IDENTITY_FIELDS) {
+                        if (key.toString().endsWith(field)) {
+                            ids.add(key + "=" + value);
+                        }
+                    }
+                });
+            }
+        }
+        return String.join(",", ids);
+    }
+
+    private static Properties info(RedisConnection connection, String section) {
+        return connection.serverCommands().info(section);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
