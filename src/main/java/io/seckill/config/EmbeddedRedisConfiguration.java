@@ -15,7 +15,7 @@ class EmbeddedRedisConfiguration {
 
     @Bean(destroyMethod = "close")
     EmbeddedRedis embeddedRedis(EmbeddedRedisProperties properties) {
-        return EmbeddedRedis.start(properties.port(), properties.dataDir());
+        return EmbeddedRedis.start(properties.port(), properties.dataDir(), properties.restartAttempts());
     }
 
     @Bean

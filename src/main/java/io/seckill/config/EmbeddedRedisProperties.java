@@ -13,7 +13,10 @@ import org.springframework.validation.annotation.Validated;
  * @param embedded start it ({@code false}: use {@code spring.data.redis.*})
  * @param port its port; 0 picks a free one
  * @param dataDir where it keeps its append-only file, so accepted orders survive a restart
+ * @param restartAttempts how often a redis-server that died is started again (pauses 0.5 s, 1 s, 2 s, …) before
+ *     liveness goes DOWN
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
-public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir) {}
+public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir,
+        @Min(1) int restartAttempts) {}
