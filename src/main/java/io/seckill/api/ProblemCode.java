@@ -16,6 +16,7 @@ public enum ProblemCode {
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     RATE_LIMITED(429, "Too many requests"),
     INTERNAL_ERROR(500, "Internal error"),
+    REDIS_UNAVAILABLE(503, "Temporarily unavailable"),
     UNAVAILABLE(503, "Service unavailable");
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */
