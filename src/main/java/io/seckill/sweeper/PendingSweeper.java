@@ -8,6 +8,7 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
+import io.seckill.config.RedisOutage;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.AckEntriesScript;
@@ -58,6 +59,7 @@ public class PendingSweeper {
     private final WrittenOrders writtenOrders;
     private final AckEntriesScript ackEntries;
     private volatile boolean databaseWasDown;
+    private volatile boolean redisWasDown;
     /** Where the last sweep of each stream stopped, so a long pending list is walked, not re-read from its head. */
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
 
@@ -86,6 +88,20 @@ public class PendingSweeper {
             for (String key : keys.orderStreams()) {
                 toWrite.addAll(claim(commands, key));
             }
+        } catch (Exception e) {
+            // Redis away: nothing can be claimed, and a stack trace on every tick says nothing new.
+            if (RedisOutage.behind(e).isEmpty()) {
+                throw e;
+            }
+            if (!redisWasDown) {
+                log.warn("Redis unavailable ({}); sweeping waits until it is back", e.getMessage());
+                redisWasDown = true;
+            }
+            return List.of();
+        }
+        if (redisWasDown) {
+            log.info("Redis reachable again; sweeping resumes");
+            redisWasDown = false;
         }
         return toWrite;
     }
