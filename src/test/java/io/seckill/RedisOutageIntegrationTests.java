@@ -26,13 +26,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The embedded Redis goes away under a running service: stopped (requests are answered 503 at once and take
  * nothing), and killed with SIGKILL while a crowd orders (the service starts it again on the same data and
- * ordering goes on, losing and doubling nothing). A context of its own: these tests stop and kill its Redis.
+ * ordering goes on, losing and doubling nothing). A context of its own: these tests stop and kill its Redis. The
+ * rate limits are on (too high to refuse anyone): their buckets, in Redis too, are the first thing an order meets.
  */
 @SeckillIntegrationTest
+@TestPropertySource(properties = {"seckill.rate-limit.per-buyer.rate=1000", "seckill.rate-limit.per-buyer.burst=1000",
+    "seckill.rate-limit.per-address.rate=100000", "seckill.rate-limit.per-address.burst=100000"})
 @DirtiesContext
 class RedisOutageIntegrationTests {
 

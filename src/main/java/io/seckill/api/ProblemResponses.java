@@ -63,16 +63,17 @@ public class ProblemResponses {
 
     /**
      * Not logged one by one: during an outage that would be a line per request. The metric counts them, the Redis
-     * client logs its reconnection attempts and health {@code redis} says what is wrong. A timed-out admission
-     * script may have taken the unit; the retry asked for is then answered ALREADY_ORDERED by the script itself.
+     * client logs its reconnection attempts and health {@code redis} says what is wrong. An admission script left
+     * without an answer may have taken the unit; the retry asked for is then answered ALREADY_ORDERED by the script
+     * itself.
      */
     private Problem redisUnavailable(Exchange exchange, RedisOutage kind, String path) {
         redisRefusals.increment();
         long retryAfter = outage.retryAfterSeconds();
         exchange.getMessage().setHeader("Retry-After", retryAfter);
-        String detail = kind == RedisOutage.TIMED_OUT
-                ? "Redis did not answer in time. Try again in " + retryAfter + " s: an order that was taken after "
-                        + "all is then answered ALREADY_ORDERED"
+        String detail = kind == RedisOutage.NO_ANSWER
+                ? "Redis did not answer. Try again in " + retryAfter + " s: an order that was taken after all is "
+                        + "then answered ALREADY_ORDERED"
                 : "Redis cannot be reached at the moment; nothing was done. Try again in " + retryAfter + " s";
         return Problem.of(ProblemCode.REDIS_UNAVAILABLE, detail, path);
     }

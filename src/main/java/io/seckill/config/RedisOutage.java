@@ -6,9 +6,11 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisLoadingException;
 import io.lettuce.core.RedisReadOnlyException;
+import java.io.IOException;
 import java.util.Optional;
 import java.util.Set;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.RedisSystemException;
 
 /**
  * How a failure met a Redis that could not be used (down, restarting, loading its append-only file, failing
@@ -16,15 +18,15 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  * quietly instead of logging a stack trace on every attempt.
  *
  * <p>While the client is disconnected commands fail at once ({@code REJECT_COMMANDS}, {@link RedisClientConfiguration}):
- * such a command never reached Redis, so nothing was done. A command that timed out is different: it may have run
- * and only its answer was lost.
+ * such a command never reached Redis, so nothing was done. A command that was sent and got no answer, because it
+ * timed out or its connection broke under it ("Connection reset"), is different: it may have run.
  */
 public enum RedisOutage {
 
     /** The command never ran: nothing changed. */
     UNREACHABLE,
-    /** No answer within the command timeout: the command may have run. */
-    TIMED_OUT;
+    /** Sent, but no answer (timed out, or the connection broke): the command may have run. */
+    NO_ANSWER;
 
     /** What Lettuce says about a command it did not send, or dropped with its connection. */
     private static final Set<String> NOT_SENT = Set.of(
@@ -34,14 +36,21 @@ public enum RedisOutage {
 
     /** The outage behind a failure, looking through every wrapper (Spring, Camel, Bucket4j, futures). */
     public static Optional<RedisOutage> behind(Throwable failure) {
+        boolean fromRedisClient = false;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof RedisCommandTimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
-                return Optional.of(TIMED_OUT);
+                return Optional.of(NO_ANSWER);
             }
             if (cause instanceof RedisConnectionFailureException || cause instanceof RedisConnectionException
                     || cause instanceof RedisLoadingException || cause instanceof RedisReadOnlyException
                     || notSent(cause) || serverNotReady(cause)) {
                 return Optional.of(UNREACHABLE);
+            }
+            fromRedisClient |= cause instanceof RedisException || cause instanceof RedisSystemException;
+            // The connection broke while the command was out (Lettuce fails the command it was reading the answer
+            // of with the socket's exception); only through the Redis client, not, say, a JDBC driver's.
+            if (fromRedisClient && cause instanceof IOException) {
+                return Optional.of(NO_ANSWER);
             }
         }
         return Optional.empty();
