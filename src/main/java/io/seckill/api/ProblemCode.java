@@ -18,6 +18,7 @@ public enum ProblemCode {
     INTERNAL_ERROR(500, "Internal error"),
     DATABASE_UNAVAILABLE(503, "Database unavailable"),
     VOUCHER_REBUILDING(503, "Voucher being rebuilt"),
+    REDIS_UNAVAILABLE(503, "Temporarily unavailable"),
     UNAVAILABLE(503, "Service unavailable");
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */

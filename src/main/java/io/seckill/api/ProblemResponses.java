@@ -2,6 +2,11 @@ package io.seckill.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seckill.config.RedisOutage;
+import io.seckill.config.RedisOutageProperties;
+import java.util.Optional;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
 import org.slf4j.Logger;
@@ -9,8 +14,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Turns the exception an API route failed with into a problem+json response. Anything that is not an
- * {@link ApiException} is a fault of ours: logged with its stack trace, answered 500 without any internals.
+ * Turns the exception an API route failed with into a problem+json response. A Redis that cannot be used
+ * ({@link RedisOutage}) is 503 REDIS_UNAVAILABLE with Retry-After, counted in {@code seckill.redis.unavailable}:
+ * "try again in a moment", not "our fault". Anything else that is not an {@link ApiException} is a fault of ours:
+ * logged with its stack trace, answered 500 without any internals.
  */
 @Component("problemResponses")
 public class ProblemResponses {
@@ -19,10 +26,17 @@ public class ProblemResponses {
 
     private final ObjectMapper json;
     private final AdmissionMetrics admissions;
+    private final RedisOutageProperties outage;
+    private final Counter redisRefusals;
 
-    public ProblemResponses(ObjectMapper json, AdmissionMetrics admissions) {
+    public ProblemResponses(ObjectMapper json, AdmissionMetrics admissions, RedisOutageProperties outage,
+            MeterRegistry registry) {
         this.json = json;
         this.admissions = admissions;
+        this.outage = outage;
+        this.redisRefusals = Counter.builder("seckill.redis.unavailable")
+                .description("Requests answered 503 REDIS_UNAVAILABLE because Redis could not be used")
+                .register(registry);
     }
 
     public void respond(Exchange exchange) throws JsonProcessingException {
@@ -30,11 +44,14 @@ public class ProblemResponses {
         String path = exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class);
         Problem problem;
         ApiException api = apiException(failure);
+        Optional<RedisOutage> redisOutage = RedisOutage.behind(failure);
         if (api != null) {
             problem = Problem.of(api.code(), api.getMessage(), path);
             if (api.retryAfterSeconds() != null) {
                 exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
             }
+        } else if (redisOutage.isPresent()) {
+            problem = redisUnavailable(exchange, redisOutage.get(), path);
         } else {
             log.error("Request {} failed", path, failure);
             problem = Problem.of(ProblemCode.INTERNAL_ERROR, "The request could not be processed", path);
@@ -42,6 +59,23 @@ public class ProblemResponses {
         admissions.answered(exchange.getProperty(ExchangePropertyKey.FAILURE_ROUTE_ID, String.class),
                 ProblemCode.valueOf(problem.code()));
         write(exchange, problem);
+    }
+
+    /**
+     * Not logged one by one: during an outage that would be a line per request. The metric counts them, the Redis
+     * client logs its reconnection attempts and health {@code redis} says what is wrong. An admission script left
+     * without an answer may have taken the unit; the retry asked for is then answered ALREADY_ORDERED by the script
+     * itself.
+     */
+    private Problem redisUnavailable(Exchange exchange, RedisOutage kind, String path) {
+        redisRefusals.increment();
+        long retryAfter = outage.retryAfterSeconds();
+        exchange.getMessage().setHeader("Retry-After", retryAfter);
+        String detail = kind == RedisOutage.NO_ANSWER
+                ? "Redis did not answer. Try again in " + retryAfter + " s: an order that was taken after all is "
+                        + "then answered ALREADY_ORDERED"
+                : "Redis cannot be reached at the moment; nothing was done. Try again in " + retryAfter + " s";
+        return Problem.of(ProblemCode.REDIS_UNAVAILABLE, detail, path);
     }
 
     /** Camel wraps what a bean throws from an expression (a {@code method:} variable, say): look inside. */

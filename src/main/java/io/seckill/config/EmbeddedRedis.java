@@ -13,7 +13,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.embedded.core.ExecutableProvider;
@@ -27,6 +30,12 @@ import redis.embedded.core.ExecutableProvider;
  * stops when its bean is destroyed, after everything that uses Redis, with SIGTERM: it finishes its
  * append-only file and exits. A JVM killed with SIGKILL leaves it running; the next start finds it through the
  * pid file and stops it the same way before starting a fresh one on the same data.
+ *
+ * <p>Supervised: when the server dies without being asked to (the OOM killer, a crash, {@code kill -9}), it is
+ * started again on the same port and data directory, replaying its append-only file; clients reconnect on their
+ * own. A start that fails is tried again with a doubling pause; when every attempt failed (the data directory is
+ * gone, the append-only file is corrupt) {@link #failure()} says why and liveness goes DOWN, so an orchestrator
+ * restarts the service and an operator reads the reason.
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -34,32 +43,50 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY = "eady to accept connections";
+    private static final int DEFAULT_RESTART_ATTEMPTS = 5;
+    private static final Duration FIRST_RESTART_PAUSE = Duration.ofMillis(500);
 
     private final int port;
     private final Path dataDir;
     private final Path pidFile;
     private final String appendfsync;
+    private final int restartAttempts;
+    /** Restarts the server after it died; one thread, so restarts never overlap. */
+    private final ScheduledExecutorService supervisor;
     private Process process;
+    /** Set by {@link #close()}: an exit after it was asked for is not restarted. */
+    private boolean stopped;
+    private volatile int restarts;
+    private volatile String failure;
 
-    private EmbeddedRedis(int port, Path dataDir, String appendfsync) {
+    private EmbeddedRedis(int port, Path dataDir, String appendfsync, int restartAttempts) {
         this.port = port;
         this.dataDir = dataDir;
         this.pidFile = dataDir.resolve("redis.pid");
         this.appendfsync = appendfsync;
+        this.restartAttempts = restartAttempts;
+        this.supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "embedded-redis-supervisor-" + port);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** With {@code appendfsync everysec}. */
     public static EmbeddedRedis start(int requestedPort, Path dataDir) {
-        return start(requestedPort, dataDir, "everysec");
+        return start(requestedPort, dataDir, "everysec", DEFAULT_RESTART_ATTEMPTS);
     }
 
-    /** @param appendfsync {@code always}, {@code everysec} or {@code no} */
-    public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync) {
+    /**
+     * @param appendfsync {@code always}, {@code everysec} or {@code no}
+     * @param restartAttempts starts tried, each after a pause twice as long, once the server died unasked
+     */
+    public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync, int restartAttempts) {
         try {
             Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
             EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir,
-                    appendfsync);
+                    appendfsync, restartAttempts);
             stopOrphan(redis.pidFile);
             redis.launch();
             log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}", redis.port, dir);
@@ -81,18 +108,32 @@ public final class EmbeddedRedis implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
+    /** How often the server was started again after it died. */
+    public int restarts() {
+        return restarts;
+    }
+
+    /** Why the server is down for good: every restart attempt failed. */
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure);
+    }
+
     @Override
-    public synchronized void close() {
-        if (process == null) {
-            return;
+    public void close() {
+        synchronized (this) {
+            stopped = true;
+            if (process != null) {
+                stop(process.toHandle());
+                process = null;
+            }
         }
-        stop(process.toHandle());
-        process = null;
+        supervisor.shutdownNow();
     }
 
     /**
      * Starts the server again after {@link #close()}, on the same port and data directory, as a restarted Redis
-     * would come back: an outage drill (the health tests use it). Clients reconnect on their own.
+     * would come back: an outage drill (the health tests use it). Clients reconnect on their own. Supervision
+     * stays off: {@link #close()} ended it.
      */
     public synchronized void restart() {
         try {
@@ -115,12 +156,14 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--save", "");
         Process started = new ProcessBuilder(command).redirectErrorStream(true).start();
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        Thread output = new Thread(() -> follow(started, ready), "embedded-redis-" + port);
+        AtomicReference<String> lastLine = new AtomicReference<>("");
+        Thread output = new Thread(() -> follow(started, ready, lastLine), "embedded-redis-" + port);
         output.setDaemon(true);
         output.start();
         try {
             if (!ready.get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IOException("redis-server exited before it was ready (exit " + started.waitFor() + ")");
+                throw new IOException("redis-server exited before it was ready (exit " + started.waitFor() + "): "
+                        + lastLine.get());
             }
         } catch (IOException e) {
             started.destroyForcibly();
@@ -130,15 +173,58 @@ public final class EmbeddedRedis implements AutoCloseable {
             throw new IOException("redis-server was not ready within " + START_TIMEOUT, e);
         }
         process = started;
+        // On the supervisor's thread: the lock taken there must not hold up a shared pool.
+        started.onExit().thenAcceptAsync(this::exited, supervisor);
+    }
+
+    /** A server that exits unasked is started again (after a pause when the previous start failed too). */
+    private synchronized void exited(Process exited) {
+        if (stopped || exited != process) {
+            return;
+        }
+        log.error("Embedded Redis (pid {}, 127.0.0.1:{}) exited unexpectedly with {}; starting it again on the same "
+                + "port and data in {}", exited.pid(), port, exited.exitValue(), dataDir);
+        process = null;
+        scheduleRestart(1, Duration.ZERO);
+    }
+
+    private void scheduleRestart(int attempt, Duration pause) {
+        supervisor.schedule(() -> restartAfterExit(attempt), pause.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void restartAfterExit(int attempt) {
+        if (stopped) {
+            return;
+        }
+        try {
+            launch();
+            restarts++;
+            failure = null;
+            log.warn("Embedded Redis started again (pid {}) on 127.0.0.1:{} after attempt {}, its append-only file "
+                    + "replayed; clients reconnect on their own", process.pid(), port, attempt);
+        } catch (IOException e) {
+            if (attempt < restartAttempts) {
+                Duration pause = FIRST_RESTART_PAUSE.multipliedBy(1L << (attempt - 1));
+                log.error("Embedded Redis did not start again (attempt {} of {}): {}; next attempt in {} ms",
+                        attempt, restartAttempts, e.getMessage(), pause.toMillis());
+                scheduleRestart(attempt + 1, pause);
+            } else {
+                failure = "redis-server on port " + port + " with data in " + dataDir + " could not be started "
+                        + "again (" + restartAttempts + " attempts): " + e.getMessage();
+                log.error("Embedded Redis is down for good: {}. Liveness is DOWN: restart the service once the "
+                        + "cause is mended", failure);
+            }
+        }
     }
 
     /** Reads the server's output to the end (so it never blocks on a full pipe), noting when it is ready. */
-    private static void follow(Process process, CompletableFuture<Boolean> ready) {
+    private static void follow(Process process, CompletableFuture<Boolean> ready, AtomicReference<String> lastLine) {
         try (BufferedReader lines = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = lines.readLine()) != null) {
                 log.debug("redis-server: {}", line);
+                lastLine.set(line.strip());
                 if (line.contains(READY)) {
                     ready.complete(true);
                 }

@@ -15,7 +15,8 @@ class EmbeddedRedisConfiguration {
 
     @Bean(destroyMethod = "close")
     EmbeddedRedis embeddedRedis(EmbeddedRedisProperties properties) {
-        return EmbeddedRedis.start(properties.port(), properties.dataDir(), properties.appendfsync().redisValue());
+        return EmbeddedRedis.start(properties.port(), properties.dataDir(), properties.appendfsync().redisValue(),
+                properties.restartAttempts());
     }
 
     @Bean

@@ -16,11 +16,13 @@ import org.springframework.validation.annotation.Validated;
  * @param dataDir where it keeps its append-only file, so accepted orders survive a restart
  * @param appendfsync when it forces its append-only file to disk: what a 202 survives (README, "What a 202
  *     survives")
+ * @param restartAttempts how often a redis-server that died is started again (pauses 0.5 s, 1 s, 2 s, …) before
+ *     liveness goes DOWN
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
 public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir,
-        @NotNull Appendfsync appendfsync) {
+        @NotNull Appendfsync appendfsync, @Min(1) int restartAttempts) {
 
     /** Redis's {@code appendfsync} policies. */
     public enum Appendfsync {

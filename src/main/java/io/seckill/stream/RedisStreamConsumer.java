@@ -117,7 +117,11 @@ class RedisStreamConsumer extends DefaultConsumer {
             try {
                 if (connection == null) {
                     connection = endpoint.getComponent().connectionFactory().getConnection();
-                    createGroupIfMissing(connection, key);
+                    if (createGroupIfMissing(connection, key) && readFailures.containsKey(stream)) {
+                        log.warn("Stream {}: consumer group {} was missing (Redis flushed or lost its data) and is "
+                                + "created again; entries lost with the data are not in it", stream,
+                                endpoint.getGroup());
+                    }
                 }
                 boolean ownPending = !NEW_ENTRIES.equals(offset);
                 StreamReadOptions options = StreamReadOptions.empty().count(endpoint.getBatchSize());
@@ -127,7 +131,9 @@ class RedisStreamConsumer extends DefaultConsumer {
                 // XREADGROUP GROUP g c COUNT n [BLOCK ms] STREAMS key 0|>
                 List<ByteRecord> records = connection.streamCommands().xReadGroup(consumer, options,
                         StreamOffset.create(key, ownPending ? ReadOffset.from(offset) : ReadOffset.lastConsumed()));
-                readFailures.remove(stream);
+                if (readFailures.remove(stream) != null) {
+                    log.info("Stream {}: reading again", stream);
+                }
                 if (records == null || records.isEmpty()) {
                     if (ownPending) {
                         offset = NEW_ENTRIES;
@@ -149,9 +155,12 @@ class RedisStreamConsumer extends DefaultConsumer {
                 if (!polling) {
                     break;
                 }
-                log.warn("Stream {}: reading failed ({}); retrying in {} ms", stream, e.getMessage(),
-                        endpoint.getReconnectDelayMillis());
-                readFailures.put(stream, String.valueOf(e.getMessage()));
+                // Once per outage and stream, not once per attempt and reader: Redis may be away for minutes.
+                String reason = innermostMessage(e);
+                if (!reason.equals(readFailures.put(stream, reason))) {
+                    log.warn("Stream {}: reading failed ({}); retrying every {} ms", stream, reason,
+                            endpoint.getReconnectDelayMillis());
+                }
                 connection = close(connection);
                 pause(endpoint.getReconnectDelayMillis());
             }
@@ -204,16 +213,35 @@ class RedisStreamConsumer extends DefaultConsumer {
         return entries.stream().filter(entry -> !overDelivered.contains(entry.id())).toList();
     }
 
-    private void createGroupIfMissing(RedisConnection connection, byte[] key) {
+    /**
+     * On every (re)connection: after a Redis that lost its data (FLUSHALL, a restart without persistence) reading
+     * fails with NOGROUP until the group exists again.
+     *
+     * @return whether the group was created (false: it was there)
+     */
+    private boolean createGroupIfMissing(RedisConnection connection, byte[] key) {
         try {
             // XGROUP CREATE key group 0 MKSTREAM: entries appended before the first consumer started count too.
             connection.streamCommands().xGroupCreate(key, endpoint.getGroup(), ReadOffset.from("0"), true);
+            return true;
         } catch (RuntimeException e) {
             if (!String.valueOf(e.getMessage()).contains("BUSYGROUP")
                     && !(e.getCause() != null && String.valueOf(e.getCause().getMessage()).contains("BUSYGROUP"))) {
                 throw e;
             }
+            return false;
         }
+    }
+
+    /** Spring wraps Redis' own answer (NOGROUP …, not connected) in a generic "Error in execution". */
+    private static String innermostMessage(Throwable failure) {
+        String message = String.valueOf(failure.getMessage());
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null) {
+                message = cause.getMessage();
+            }
+        }
+        return message;
     }
 
     private static List<StreamEntry> toEntries(String stream, List<ByteRecord> records) {

@@ -9,6 +9,7 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
+import io.seckill.config.RedisOutage;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.order.DatabaseOutages;
 import io.seckill.order.WrittenOrders;
@@ -73,6 +74,7 @@ public class PendingSweeper {
     /** How long after the last outage met writing the sweeper keeps probing without counting deliveries. */
     private final Duration writesFailingWindow;
     private volatile boolean databaseWasDown;
+    private volatile boolean redisWasDown;
     /** What the last sweep claimed, kept fresh until written or until the next sweep. */
     private volatile InFlightEntries.Hold claimedHold;
     /** Where the last sweep of each stream stopped, so a long pending list is walked, not re-read from its head. */
@@ -111,6 +113,20 @@ public class PendingSweeper {
             for (String key : keys.orderStreams()) {
                 toWrite.addAll(probe ? probe(commands, key) : claim(commands, key));
             }
+        } catch (Exception e) {
+            // Redis away: nothing can be claimed, and a stack trace on every tick says nothing new.
+            if (RedisOutage.behind(e).isEmpty()) {
+                throw e;
+            }
+            if (!redisWasDown) {
+                log.warn("Redis unavailable ({}); sweeping waits until it is back", e.getMessage());
+                redisWasDown = true;
+            }
+            return List.of();
+        }
+        if (redisWasDown) {
+            log.info("Redis reachable again; sweeping resumes");
+            redisWasDown = false;
         }
         claimedHold = inFlight.hold(toWrite);
         return toWrite;

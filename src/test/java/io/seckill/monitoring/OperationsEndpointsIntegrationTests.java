@@ -30,15 +30,16 @@ class OperationsEndpointsIntegrationTests {
         // path → method → status → problem codes its description names
         Map<String, Map<String, Map<String, List<String>>>> contract = new LinkedHashMap<>();
         contract.put("/api/vouchers", Map.of("post", Map.of(
-                "201", List.of(), "400", List.of("BAD_REQUEST"), "500", List.of("INTERNAL_ERROR"))));
+                "201", List.of(), "400", List.of("BAD_REQUEST"), "500", List.of("INTERNAL_ERROR"),
+                "503", List.of("REDIS_UNAVAILABLE"))));
         contract.put("/api/vouchers/{id}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("VOUCHER_NOT_FOUND"),
-                "500", List.of("INTERNAL_ERROR"))));
+                "500", List.of("INTERNAL_ERROR"), "503", List.of("REDIS_UNAVAILABLE"))));
         contract.put("/api/vouchers/{id}/orders", Map.of("post", Map.of(
                 "202", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("VOUCHER_NOT_FOUND"),
                 "409", List.of("NOT_STARTED", "ENDED", "SOLD_OUT", "ALREADY_ORDERED"),
                 "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"),
-                "503", List.of("VOUCHER_REBUILDING"))));
+                "503", List.of("VOUCHER_REBUILDING", "REDIS_UNAVAILABLE"))));
         contract.put("/api/orders/{orderId}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
                 "500", List.of("INTERNAL_ERROR"), "503", List.of("DATABASE_UNAVAILABLE"))));

@@ -51,6 +51,16 @@ public final class StandaloneRedis implements AutoCloseable {
         }
     }
 
+    /** SIGTERM, as an operator's restart or a failover would: the server writes its append-only file and exits. */
+    public void stop() throws IOException {
+        server.stop();
+    }
+
+    /** Starts the stopped server again on the same port and data (its append-only file replayed, if it kept one). */
+    public void restart() throws IOException {
+        server.start();
+    }
+
     public int port() {
         return port;
     }

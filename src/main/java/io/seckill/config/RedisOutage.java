@@ -1,0 +1,69 @@
+package io.seckill.config;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisLoadingException;
+import io.lettuce.core.RedisReadOnlyException;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.RedisSystemException;
+
+/**
+ * How a failure met a Redis that could not be used (down, restarting, loading its append-only file, failing
+ * over), if it did: for the API to answer 503 REDIS_UNAVAILABLE instead of 500, and for background work to wait
+ * quietly instead of logging a stack trace on every attempt.
+ *
+ * <p>While the client is disconnected commands fail at once ({@code REJECT_COMMANDS}, {@link RedisClientConfiguration}):
+ * such a command never reached Redis, so nothing was done. A command that was sent and got no answer, because it
+ * timed out or its connection broke under it ("Connection reset"), is different: it may have run.
+ */
+public enum RedisOutage {
+
+    /** The command never ran: nothing changed. */
+    UNREACHABLE,
+    /** Sent, but no answer (timed out, or the connection broke): the command may have run. */
+    NO_ANSWER;
+
+    /** What Lettuce says about a command it did not send, or dropped with its connection. */
+    private static final Set<String> NOT_SENT = Set.of(
+            "Currently not connected. Commands are rejected.", "Connection disconnected", "Connection closed");
+    /** Error replies of a Redis that is up but cannot serve for a moment (replication, cluster failover). */
+    private static final Set<String> SERVER_NOT_READY = Set.of("MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
+
+    /** The outage behind a failure, looking through every wrapper (Spring, Camel, Bucket4j, futures). */
+    public static Optional<RedisOutage> behind(Throwable failure) {
+        boolean fromRedisClient = false;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RedisCommandTimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
+                return Optional.of(NO_ANSWER);
+            }
+            if (cause instanceof RedisConnectionFailureException || cause instanceof RedisConnectionException
+                    || cause instanceof RedisLoadingException || cause instanceof RedisReadOnlyException
+                    || notSent(cause) || serverNotReady(cause)) {
+                return Optional.of(UNREACHABLE);
+            }
+            fromRedisClient |= cause instanceof RedisException || cause instanceof RedisSystemException;
+            // The connection broke while the command was out (Lettuce fails the command it was reading the answer
+            // of with the socket's exception); only through the Redis client, not, say, a JDBC driver's.
+            if (fromRedisClient && cause instanceof IOException) {
+                return Optional.of(NO_ANSWER);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean notSent(Throwable cause) {
+        return cause.getClass() == RedisException.class && NOT_SENT.contains(cause.getMessage());
+    }
+
+    private static boolean serverNotReady(Throwable cause) {
+        if (!(cause instanceof RedisCommandExecutionException) || cause.getMessage() == null) {
+            return false;
+        }
+        return SERVER_NOT_READY.contains(cause.getMessage().split(" ", 2)[0]);
+    }
+}
