@@ -34,11 +34,11 @@ public enum RedisOutage {
     /** Error replies of a Redis that is up but cannot serve for a moment (replication, cluster failover). */
     private static final Set<String> SERVER_NOT_READY = Set.of("MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
 
-    /** The outage behind a failure, looking through every wrapper (Spring, Camel, Bucket4j, futures). */
+    /** The outage behind a failure, looking through every wrapper (Spring, Camel, futures). */
     public static Optional<RedisOutage> behind(Throwable failure) {
         boolean fromRedisClient = false;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RedisCommandTimeoutException || cause instanceof io.github.bucket4j.TimeoutException) {
+            if (cause instanceof RedisCommandTimeoutException) {
                 return Optional.of(NO_ANSWER);
             }
             if (cause instanceof RedisConnectionFailureException || cause instanceof RedisConnectionException

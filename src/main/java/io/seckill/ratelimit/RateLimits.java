@@ -9,8 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
+import io.lettuce.core.RedisCommandTimeoutException;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
@@ -67,9 +68,11 @@ public class RateLimits {
             if (translated != null) {
                 throw translated;
             }
-            throw cause instanceof RuntimeException runtime ? runtime : new IllegalStateException(cause);
+            // Such as the IOException of a connection that broke under the command: still Redis's failure.
+            throw new RedisSystemException("A rate-limit check failed: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
-            throw new QueryTimeoutException("Redis did not answer a rate-limit check within " + timeout, e);
+            throw redisExceptions.convert(new RedisCommandTimeoutException(
+                    "Redis did not answer a rate-limit check within " + timeout));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while checking a rate limit", e);

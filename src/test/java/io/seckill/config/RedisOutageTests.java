@@ -21,7 +21,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.RedisSystemException;
 
 /**
- * Which failures are a Redis that cannot be used, as the Redis client (Lettuce), Spring Data Redis and Bucket4j
+ * Which failures are a Redis that cannot be used, as the Redis client (Lettuce), Spring Data Redis and futures
  * report them, each wrapped the way it reaches the API's error handling.
  */
 class RedisOutageTests {
@@ -32,7 +32,7 @@ class RedisOutageTests {
         Throwable rejected = new RuntimeCamelException(new RedisSystemException("Redis exception",
                 new RedisException("Currently not connected. Commands are rejected.")));
         assertThat(RedisOutage.behind(rejected)).contains(RedisOutage.UNREACHABLE);
-        // The same through Bucket4j's futures.
+        // The same through an asynchronous command's future.
         assertThat(RedisOutage.behind(new CompletionException(
                 new RedisException("Currently not connected. Commands are rejected.")))).contains(RedisOutage.UNREACHABLE);
     }
@@ -55,7 +55,7 @@ class RedisOutageTests {
         assertThat(RedisOutage.behind(new QueryTimeoutException("Redis command timed out",
                 new RedisCommandTimeoutException("Command timed out after 5 second(s)"))))
                 .contains(RedisOutage.NO_ANSWER);
-        // Bucket4j's wrapper of the command Lettuce failed when the connection broke under it.
+        // A wrapper of the command Lettuce failed when the connection broke under it.
         assertThat(RedisOutage.behind(new RedisException("Unexpected exception while processing command",
                 new ExecutionException(new SocketException("Connection reset")))))
                 .contains(RedisOutage.NO_ANSWER);
