@@ -263,14 +263,14 @@ say "intake: best $BEST_RATE accepted/s at $BEST_CONNECTIONS connections; peak R
 
 say "waiting for the writer to catch up"
 wait_stream_empty
-SHA=$(rcli SCRIPT LOAD "$(cat "$ROOT/lua/admitOrder-3.lua")")
+SHA=$(rcli SCRIPT LOAD "$(cat "$ROOT/lua/admitOrder-4.lua")")
 # Keys of their own (bench:limit:*), so the writer never sees these orders; the script's work is the same.
-LIMIT_KEYS=(bench:limit:voucher bench:limit:buyers bench:limit:orders)
+LIMIT_KEYS=(bench:limit:voucher bench:limit:buyers bench:limit:orders bench:limit:due)
 limit_run() { # pipeline results
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   rcli HSET bench:limit:voucher stock 1000000000 beginAt 0 >/dev/null
   track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
-    EVALSHA "$SHA" 3 "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ >"$2"
+    EVALSHA "$SHA" 4 "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ 900000 >"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
 }
 csv_field() { tail -n 1 "$2" | awk -F'","' -v f="$1" '{ gsub(/"/, "", $f); print $f }'; }
@@ -321,9 +321,9 @@ DRAIN_VOUCHER=$VOUCHER
 awk -v n="$DRAIN_ORDERS" -v sha="$SHA" -v v="$DRAIN_VOUCHER" -v stream="$STREAM" '
   function bulk(s) { return "$" length(s) "\r\n" s "\r\n" }
   BEGIN {
-    head = "*9\r\n" bulk("EVALSHA") bulk(sha) bulk("3") bulk("seckill:{s0}:voucher:" v) \
-      bulk("seckill:{s0}:buyers:" v) bulk(stream)
-    for (i = 1; i <= n; i++) printf "%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i)
+    head = "*11\r\n" bulk("EVALSHA") bulk(sha) bulk("4") bulk("seckill:{s0}:voucher:" v) \
+      bulk("seckill:{s0}:buyers:" v) bulk(stream) bulk(stream ":due")
+    for (i = 1; i <= n; i++) printf "%s%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i), bulk("900000")
   }' | rcli --pipe >"$LOGS/backlog.txt"
 reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
 say "drain: starting the writer on $(rcli XLEN "$STREAM") entries"
@@ -425,7 +425,7 @@ SUMMARY="$RUN/summary.md"
   echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf '%s' "$INTAKE_ROWS"
   echo
-  echo "## The admission script alone (redis-benchmark, EVALSHA lua/admitOrder-3.lua, the service's Redis)"
+  echo "## The admission script alone (redis-benchmark, EVALSHA lua/admitOrder-4.lua, the service's Redis)"
   echo
   echo "| mode | scripts/s | p50 | p99 |"
   echo "| --- | ---: | ---: | ---: |"

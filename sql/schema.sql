@@ -7,7 +7,8 @@ CREATE TABLE IF NOT EXISTS vouchers (
     stock       INTEGER                  NOT NULL,
     begin_at    TIMESTAMP WITH TIME ZONE NOT NULL,
     end_at      TIMESTAMP WITH TIME ZONE,
-    created_at  TIMESTAMP WITH TIME ZONE NOT NULL
+    created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    sold        INTEGER                  NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS orders (
@@ -16,5 +17,19 @@ CREATE TABLE IF NOT EXISTS orders (
     user_id     BIGINT                   NOT NULL,
     status      VARCHAR(16)              NOT NULL,
     created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
-    CONSTRAINT orders_one_per_buyer UNIQUE (voucher_id, user_id)
+    pay_before  TIMESTAMP WITH TIME ZONE,
+    live_buyer_id BIGINT
 );
+
+-- Live orders (CREATED or PAID): vouchers.sold counts them, orders.live_buyer_id is the buyer while the order is
+-- live and NULL once CANCELLED, so one buyer has one live order per voucher and can buy a returned unit again.
+-- pay_before: when an unpaid order is cancelled (NULL for orders from before payment windows existed).
+ALTER TABLE vouchers ADD COLUMN IF NOT EXISTS sold INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS pay_before TIMESTAMP WITH TIME ZONE;
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS live_buyer_id BIGINT;
+ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_one_per_buyer;
+-- Rows from before live_buyer_id were all live.
+UPDATE orders SET live_buyer_id = user_id WHERE live_buyer_id IS NULL AND status IN ('CREATED', 'PAID');
+-- A unique index rather than a constraint: CREATE UNIQUE INDEX IF NOT EXISTS reads the same in H2 and PostgreSQL
+-- (neither has ADD CONSTRAINT IF NOT EXISTS in common). NULLs are distinct: cancelled orders do not collide.
+CREATE UNIQUE INDEX IF NOT EXISTS orders_one_live_per_buyer ON orders (voucher_id, live_buyer_id);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
@@ -25,12 +26,14 @@ public class OrderRows {
     }
 
     public Map<String, Object> fromEntry(StreamEntry entry) {
-        return Map.of(
-                "orderId", positive(entry, "orderId"),
-                "voucherId", positive(entry, "voucherId"),
-                "userId", positive(entry, "userId"),
-                "createdAt", OffsetDateTime.ofInstant(Instant.ofEpochMilli(positive(entry, "acceptedAt")),
-                        ZoneOffset.UTC));
+        Map<String, Object> row = new HashMap<>();
+        row.put("orderId", positive(entry, "orderId"));
+        row.put("voucherId", positive(entry, "voucherId"));
+        row.put("userId", positive(entry, "userId"));
+        row.put("createdAt", utc(positive(entry, "acceptedAt")));
+        // Entries accepted before payment windows existed have none: such an order never expires.
+        row.put("payBefore", entry.fields().containsKey("payBefore") ? utc(positive(entry, "payBefore")) : null);
+        return row;
     }
 
     /**
@@ -43,10 +46,21 @@ public class OrderRows {
                 ? List.of((Map<String, Object>) row) : (List<Map<String, Object>>) rows;
         List<OrderView> orders = new ArrayList<>(list.size());
         for (Map<String, Object> row : list) {
+            OffsetDateTime payBefore = (OffsetDateTime) row.get("payBefore");
             orders.add(new OrderView(row.get("orderId").toString(), (Long) row.get("voucherId"),
-                    (Long) row.get("userId"), OrderView.CREATED, ((OffsetDateTime) row.get("createdAt")).toInstant()));
+                    (Long) row.get("userId"), OrderView.CREATED, ((OffsetDateTime) row.get("createdAt")).toInstant(),
+                    payBefore == null ? null : payBefore.toInstant()));
         }
         return orders;
+    }
+
+    /** An order whose status changed after its write (paid), as the events announce it: an array of one. */
+    public List<OrderView> changed(OrderView order) {
+        return List.of(order);
+    }
+
+    private static OffsetDateTime utc(long epochMillis) {
+        return OffsetDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
     }
 
     private static long positive(StreamEntry entry, String field) {

@@ -1,5 +1,6 @@
 package io.seckill.voucher;
 
+import io.seckill.expiry.UnpaidOrderSchedule;
 import io.seckill.stream.RedisKeys;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Before any route starts, rebuilds the Redis state of every voucher whose hash is missing (a lost or wiped
- * Redis), so it never resells what was sold. Sold means: an order in the database, or one still in a stream or
+ * Redis), so it never resells what was sold. Sold means: a live order in the database (CREATED or PAID; a
+ * CANCELLED order gave its unit back), or one still in a stream or
  * among the dead letters. Remaining = stock − sold; buyers = the buyers of those orders. The streams are read
  * before the database, so an order moving from one to the other meanwhile is still counted, once.
  *
@@ -35,13 +37,15 @@ class VoucherStateRestorer implements SmartInitializingSingleton {
     private final LoadVoucherScript loadVoucher;
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
+    private final UnpaidOrderSchedule unpaidOrders;
 
     VoucherStateRestorer(VoucherRepository repository, LoadVoucherScript loadVoucher, StringRedisTemplate redis,
-            RedisKeys keys) {
+            RedisKeys keys, UnpaidOrderSchedule unpaidOrders) {
         this.repository = repository;
         this.loadVoucher = loadVoucher;
         this.redis = redis;
         this.keys = keys;
+        this.unpaidOrders = unpaidOrders;
     }
 
     @Override
@@ -74,6 +78,7 @@ class VoucherStateRestorer implements SmartInitializingSingleton {
         });
         buyerByOrderInStreams.values().forEach(userId -> chunk.add(Long.toString(userId)));
         addBuyers(buyersKey, chunk);
+        unpaidOrders.reschedule(voucher.id());
         long sold = written[0] + buyerByOrderInStreams.size();
         long remaining = Math.max(0, voucher.stock() - sold);
         loadVoucher.load(voucher, remaining);

@@ -25,9 +25,12 @@ public final class Invariants {
         this.keys = keys;
     }
 
-    /** Where a voucher's sold units are, and what Redis says is left. */
+    /**
+     * Where a voucher's sold units are, and what Redis says is left. {@code rows} and {@code distinctBuyers} count
+     * live orders (CREATED or PAID); a CANCELLED order gave its unit back.
+     */
     public record Ledger(long rows, long distinctBuyers, long inStream, long deadLetters, long buyersInRedis,
-            long remaining) {
+            long remaining, long cancelledRows) {
 
         public long sold() {
             return rows + inStream + deadLetters;
@@ -39,18 +42,22 @@ public final class Invariants {
         Object stock = redis.opsForHash().get(keys.voucher(voucherId), "stock");
         Long buyers = redis.opsForSet().size(keys.buyers(voucherId));
         return new Ledger(
-                jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucherId),
-                jdbc.queryForObject("SELECT COUNT(DISTINCT user_id) FROM orders WHERE voucher_id = ?", Long.class,
-                        voucherId),
+                jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ? AND status IN ('CREATED', 'PAID')",
+                        Long.class, voucherId),
+                jdbc.queryForObject("SELECT COUNT(DISTINCT user_id) FROM orders WHERE voucher_id = ?"
+                        + " AND status IN ('CREATED', 'PAID')", Long.class, voucherId),
                 entriesOf(stream, voucherId),
                 entriesOf(keys.deadLettersOf(stream), voucherId),
                 buyers == null ? 0 : buyers,
-                stock == null ? -1 : Long.parseLong(stock.toString()));
+                stock == null ? -1 : Long.parseLong(stock.toString()),
+                jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ? AND status = 'CANCELLED'",
+                        Long.class, voucherId));
     }
 
     /**
-     * rows + stream entries + dead letters = stock − remaining; no buyer twice; remaining ≥ 0; and every unit
-     * taken in Redis has its buyer recorded.
+     * live rows + stream entries + dead letters = stock − remaining (so every cancelled order gave its unit back
+     * exactly once: one too many or too few breaks the sum); no buyer with two live orders; remaining ≥ 0; and
+     * every unit taken in Redis has its buyer recorded.
      */
     public Ledger assertHold(long voucherId, long stock) {
         Ledger ledger = ledger(voucherId);
