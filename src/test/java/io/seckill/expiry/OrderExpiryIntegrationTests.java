@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.stream.RedisKeys;
+import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.FlashCrowd;
@@ -271,6 +272,54 @@ class OrderExpiryIntegrationTests {
         assertThat(ledger.remaining()).isEqualTo(stock - paid - paidLater);
         assertThat(ledger.cancelledRows()).as("every unpaid winner cancelled")
                 .isEqualTo(winners.size() + secondWinners.size() - paid - paidLater);
+    }
+
+    @Test
+    void anOrderCancelledByAnInstanceThatDiedBeforeReturningItsUnitGetsItBackOnce() throws Exception {
+        long voucher = api.createVoucher(1);
+        String orderId = written(voucher, 1);
+        String member = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
+        String stream = keys.ordersOf(voucher);
+        double returnedBefore = api.prometheus().value("seckill_orders_units_returned_total");
+        double cancelledBefore = api.prometheus().value("seckill_orders_cancelled_total");
+        camel.getRouteController().stopRoute("order-expiry");
+        try {
+            // What an instance killed between its commit and returnUnit-3.lua leaves: the row CANCELLED, the unit
+            // still taken, the order leased in "cancelling" with the lease run out.
+            redis.opsForZSet().remove(keys.dueOrdersOf(stream), member);
+            redis.opsForZSet().add(keys.cancellingOrdersOf(stream), member, System.currentTimeMillis() - 1);
+            jdbc.update("UPDATE orders SET status = 'CANCELLED', live_buyer_id = NULL WHERE order_id = ?",
+                    Long.parseLong(orderId));
+        } finally {
+            camel.getRouteController().startRoute("order-expiry");
+        }
+
+        await().atMost(SETTLED).until(() -> redis.opsForZSet().zCard(keys.cancellingOrdersOf(stream)) == 0);
+        awaitExpiryQuiet(voucher);
+
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
+        assertThat(redis.opsForSet().isMember(keys.buyers(voucher), "1")).isFalse();
+        assertThat(api.prometheus().value("seckill_orders_units_returned_total")).isEqualTo(returnedBefore + 1);
+        assertThat(api.prometheus().value("seckill_orders_cancelled_total")).as("cancelled by the dead instance")
+                .isEqualTo(cancelledBefore);
+        invariants().assertHold(voucher, 1);
+    }
+
+    @Test
+    void aRedeliveredEntryDoesNotReviveACancelledOrder() {
+        long voucher = api.createVoucher(1);
+        String orderId = written(voucher, 1);
+        awaitStatus(orderId, "CANCELLED");
+        // The entry as the admission wrote it, delivered once more (a writer that crashed before XACK).
+        long now = System.currentTimeMillis();
+        StreamEntry again = new StreamEntry(keys.ordersOf(voucher), "1-0", Map.of("orderId", orderId,
+                "voucherId", Long.toString(voucher), "userId", "1", "acceptedAt", Long.toString(now - 5000),
+                "payBefore", Long.toString(now - 3000)));
+
+        camel.createProducerTemplate().sendBody("direct:write-orders", List.of(again));
+
+        assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("CANCELLED");
+        invariants().assertHold(voucher, 1);
     }
 
     private static List<Order> crowd(long voucher, long firstBuyer, long lastBuyer) {
