@@ -3,6 +3,12 @@ package io.seckill.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
@@ -21,14 +27,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
@@ -43,12 +53,14 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(properties = {
     "seckill.order.payment-timeout=2s",
     "seckill.order.expiry.period-millis=200",
-    "seckill.order.expiry.not-written-delay=500ms"
+    "seckill.order.expiry.not-written-delay=500ms",
+    "seckill.order.expiry.max-overdue-age=3s"
 })
 class OrderExpiryIntegrationTests {
 
     private static final Duration WINDOW = Duration.ofSeconds(2);
     private static final Duration SETTLED = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Autowired
     ApiClient api;
@@ -67,6 +79,15 @@ class OrderExpiryIntegrationTests {
 
     @Autowired
     CamelContext camel;
+
+    @Autowired
+    UnpaidOrderSchedule schedule;
+
+    @Autowired
+    LettuceConnectionFactory redisConnection;
+
+    @Value("${seckill.events.channel}")
+    String channel;
 
     @Test
     void orderPaidInTimeStaysPaidAndKeepsItsUnit() {
@@ -320,6 +341,114 @@ class OrderExpiryIntegrationTests {
 
         assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("CANCELLED");
         invariants().assertHold(voucher, 1);
+    }
+
+    @Test
+    void paymentsAndCancellationsAreAnnouncedAndCounted() throws Exception {
+        long voucher = api.createVoucher(2);
+        String paidOrder = written(voucher, 1);
+        String unpaidOrder = written(voucher, 2);
+        double paidBefore = api.prometheus().value("seckill_orders_paid_total");
+        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+        RedisClient client = RedisClient.create(RedisURI.create(redisConnection.getHostName(),
+                redisConnection.getPort()));
+        try (StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub()) {
+            subscriber.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String from, String message) {
+                    messages.add(message);
+                }
+            });
+            // SUBSCRIBE seckill:events
+            subscriber.sync().subscribe(channel);
+
+            Answer paid = api.pay(paidOrder, 1);
+            api.pay(paidOrder, 1);
+
+            Map<String, List<JsonNode>> events = new HashMap<>();
+            await().atMost(SETTLED).until(() -> {
+                collect(messages, events);
+                return events.containsKey(paidOrder) && events.containsKey(unpaidOrder);
+            });
+            assertThat(events.get(paidOrder)).as("one event for the payment, none for paying again")
+                    .containsExactly(paid.json());
+            assertThat(events.get(unpaidOrder)).singleElement()
+                    .isEqualTo(api.get("/api/orders/" + unpaidOrder).json())
+                    .satisfies(event -> assertThat(event.get("status").asText()).isEqualTo("CANCELLED"));
+        } finally {
+            client.shutdown();
+        }
+        assertThat(api.prometheus().value("seckill_orders_paid_total")).isEqualTo(paidBefore + 1);
+    }
+
+    @Test
+    void readinessGoesDownWhileUnpaidOrdersAreNotCancelled() throws Exception {
+        awaitReady(200);
+        camel.getRouteController().stopRoute("order-expiry");
+        try {
+            long voucher = api.createVoucher(1);
+            written(voucher, 1);
+
+            // Past its window + max-overdue-age, with nobody cancelling it. (The stopped route alone makes
+            // readiness 503 through Camel's route check; orderExpiry says why the units stay off sale.)
+            await().atMost(SETTLED).until(() -> api.get("/actuator/health/readiness").json()
+                    .at("/components/orderExpiry/status").asText().equals("DOWN"));
+            assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(503);
+            assertThat(api.prometheus().value("seckill_orders_overdue_oldest_age_seconds")).isGreaterThan(3);
+        } finally {
+            camel.getRouteController().startRoute("order-expiry");
+        }
+        Answer ready = awaitReady(200);
+        assertThat(ready.json().at("/components/orderExpiry/status").asText()).isEqualTo("UP");
+    }
+
+    @Test
+    void aRebuildSchedulesUnpaidOrdersAgain() throws Exception {
+        long voucher = api.createVoucher(2);
+        String orderId = written(voucher, 1);
+        String due = dueKey(voucher);
+        String writtenMember = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
+        camel.getRouteController().stopRoute("order-writer");
+        String queued;
+        try {
+            queued = api.orderAccepted(voucher, 2).get(0);
+            String queuedMember = RedisKeys.unpaidOrder(Long.parseLong(queued), 2);
+            Double payBefore = redis.opsForZSet().score(due, writtenMember);
+            Double queuedPayBefore = redis.opsForZSet().score(due, queuedMember);
+            // A Redis that lost the schedule (UNLINK due).
+            redis.unlink(due);
+
+            schedule.reschedule(voucher);
+
+            assertThat(redis.opsForZSet().score(due, writtenMember)).as("a CREATED row").isEqualTo(payBefore);
+            assertThat(redis.opsForZSet().score(due, queuedMember)).as("an order still in the stream")
+                    .isEqualTo(queuedPayBefore);
+        } finally {
+            camel.getRouteController().startRoute("order-writer");
+        }
+        awaitStatus(orderId, "CANCELLED");
+        awaitStatus(queued, "CANCELLED");
+        invariants().assertHold(voucher, 2);
+    }
+
+    private Answer awaitReady(int status) {
+        Answer[] last = new Answer[1];
+        await().atMost(SETTLED).until(() -> {
+            last[0] = api.get("/actuator/health/readiness");
+            return last[0].status() == status;
+        });
+        return last[0];
+    }
+
+    private static void collect(BlockingQueue<String> messages, Map<String, List<JsonNode>> events)
+            throws Exception {
+        List<String> arrived = new ArrayList<>();
+        messages.drainTo(arrived);
+        for (String message : arrived) {
+            for (JsonNode event : JSON.readTree(message)) {
+                events.computeIfAbsent(event.path("orderId").asText(), id -> new ArrayList<>()).add(event);
+            }
+        }
     }
 
     private static List<Order> crowd(long voucher, long firstBuyer, long lastBuyer) {
