@@ -41,6 +41,9 @@ class OperationsEndpointsIntegrationTests {
         contract.put("/api/orders/{orderId}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
                 "500", List.of("INTERNAL_ERROR"))));
+        contract.put("/api/orders/{orderId}/payment", Map.of("post", Map.of(
+                "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
+                "409", List.of("PAYMENT_EXPIRED", "NOT_CREATED_YET"), "500", List.of("INTERNAL_ERROR"))));
 
         assertThat(names(paths)).isEqualTo(new TreeSet<>(contract.keySet()));
         contract.forEach((path, methods) -> {
@@ -92,7 +95,7 @@ class OperationsEndpointsIntegrationTests {
         assertThat(liveness.json().get("status").asText()).isEqualTo("UP");
         assertThat(readiness.status()).isEqualTo(200);
         assertThat(names(readiness.json().get("components"))).containsExactlyInAnyOrder(
-                "readinessState", "camelReadinessState", "redis", "db", "orderBacklog");
+                "readinessState", "camelReadinessState", "redis", "db", "orderBacklog", "orderExpiry");
     }
 
     private static Set<String> names(JsonNode object) {
