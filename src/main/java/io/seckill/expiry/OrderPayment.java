@@ -12,6 +12,8 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -25,6 +27,8 @@ public class OrderPayment {
 
     /** Seconds after which a payment of an order still in the stream is worth trying again. */
     private static final long NOT_CREATED_RETRY_SECONDS = 1;
+    /** Seconds after which a payment refused during a database outage is worth trying again. */
+    private static final long DATABASE_RETRY_SECONDS = 5;
 
     private static final Logger log = LoggerFactory.getLogger(OrderPayment.class);
 
@@ -53,6 +57,16 @@ public class OrderPayment {
     public Outcome pay(String orderIdText, String userIdText) {
         long orderId = requestIds.positive(orderIdText, "orderId");
         long userId = requestIds.positive(userIdText, "X-User-Id");
+        try {
+            return pay(orderId, userId);
+        } catch (TransientDataAccessException | DataAccessResourceFailureException outage) {
+            // Not our bug and not the buyer's: the gateway retries the payment; nothing was recorded.
+            throw new ApiException(ProblemCode.UNAVAILABLE, "The payment of order " + orderId
+                    + " could not be recorded now; try again", DATABASE_RETRY_SECONDS);
+        }
+    }
+
+    private Outcome pay(long orderId, long userId) {
         int updated = jdbc.sql(payOrder)
                 .param("orderId", orderId)
                 .param("userId", userId)
