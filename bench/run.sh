@@ -105,8 +105,10 @@ REFERENCE_PID=
 CHILD_PID=
 PG_DATABASES=()
 # The admission script, as the service runs it; the bench's own uses of it (limit, backlog) pass the same keys.
-ADMIT_SCRIPT="$ROOT/lua/admitOrder-3.lua"
-admit_keys() { echo "seckill:{s0}:voucher:$1 seckill:{s0}:buyers:$1 $STREAM"; }
+ADMIT_SCRIPT="$ROOT/lua/admitOrder-4.lua"
+admit_keys() { echo "seckill:{s0}:voucher:$1 seckill:{s0}:buyers:$1 $STREAM $STREAM:due"; }
+# The script's ARGV after orderId, voucherId, userId: the payment window in ms (the service's default, 15 min).
+PAYMENT_TIMEOUT_MILLIS=900000
 
 say() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 # The value of KEY=... in a results file.
@@ -300,13 +302,14 @@ drain_run() { # label results
   local sha
   sha=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
   # shellcheck disable=SC2046
-  awk -v n="$DRAIN_ORDERS" -v sha="$sha" -v v="$DRAIN_VOUCHER" -v keys="$(admit_keys "$DRAIN_VOUCHER")" '
+  awk -v n="$DRAIN_ORDERS" -v sha="$sha" -v v="$DRAIN_VOUCHER" -v keys="$(admit_keys "$DRAIN_VOUCHER")" \
+    -v window="$PAYMENT_TIMEOUT_MILLIS" '
     function bulk(s) { return "$" length(s) "\r\n" s "\r\n" }
     BEGIN {
       k = split(keys, key, " ")
-      head = "*" (3 + k + 3) "\r\n" bulk("EVALSHA") bulk(sha) bulk(k)
+      head = "*" (3 + k + 4) "\r\n" bulk("EVALSHA") bulk(sha) bulk(k)
       for (j = 1; j <= k; j++) head = head bulk(key[j])
-      for (i = 1; i <= n; i++) printf "%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i)
+      for (i = 1; i <= n; i++) printf "%s%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i), bulk(window)
     }' | rcli --pipe >"$LOGS/backlog-$1.txt"
   reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
   say "drain ($1): starting the writer on $(rcli XLEN "$STREAM") entries"
@@ -430,7 +433,7 @@ limit_run() { # pipeline results
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   rcli HSET "${LIMIT_KEYS[0]}" stock 1000000000 beginAt 0 >/dev/null
   track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
-    EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ >"$2"
+    EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ "$PAYMENT_TIMEOUT_MILLIS" >"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
 }
 csv_field() { tail -n 1 "$2" | awk -F'","' -v f="$1" '{ gsub(/"/, "", $f); print $f }'; }

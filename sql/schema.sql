@@ -24,12 +24,15 @@ CREATE TABLE IF NOT EXISTS orders (
     user_id       BIGINT                   NOT NULL,
     status        VARCHAR(16)              NOT NULL,
     created_at    TIMESTAMP WITH TIME ZONE NOT NULL,
-    live_buyer_id BIGINT
+    live_buyer_id BIGINT,
+    pay_before    TIMESTAMP WITH TIME ZONE
 );
 
 -- A database of an earlier version: add the columns, fill them once, swap one-per-buyer for one-live-per-buyer.
 ALTER TABLE vouchers ADD COLUMN IF NOT EXISTS sold INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE orders ADD COLUMN IF NOT EXISTS live_buyer_id BIGINT;
+-- pay_before: when an unpaid order is cancelled (NULL for orders from before payment windows: they never expire).
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS pay_before TIMESTAMP WITH TIME ZONE;
 ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_one_per_buyer;
 -- Matches only rows written before live_buyer_id existed (the writer always sets it; a cancelled order has left
 -- CREATED/PAID), so it is safe while other instances write.
@@ -41,4 +44,6 @@ UPDATE vouchers SET sold = (
     SELECT COUNT(*) FROM orders WHERE orders.voucher_id = vouchers.id AND orders.status IN ('CREATED', 'PAID'))
 WHERE sold = 0
   AND EXISTS (SELECT 1 FROM orders WHERE orders.voucher_id = vouchers.id AND orders.status IN ('CREATED', 'PAID'));
+-- A unique index rather than a constraint: CREATE UNIQUE INDEX IF NOT EXISTS reads the same in H2 and PostgreSQL
+-- (neither has ADD CONSTRAINT IF NOT EXISTS in common).
 CREATE UNIQUE INDEX IF NOT EXISTS orders_one_live_per_buyer ON orders (voucher_id, live_buyer_id);

@@ -12,6 +12,8 @@ public enum ProblemCode {
     ENDED(409, "Sale ended"),
     SOLD_OUT(409, "Sold out"),
     ALREADY_ORDERED(409, "Already ordered"),
+    PAYMENT_EXPIRED(409, "Payment window expired"),
+    NOT_CREATED_YET(409, "Order not created yet"),
     PAYLOAD_TOO_LARGE(413, "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "Unsupported media type"),
     RATE_LIMITED(429, "Too many requests"),

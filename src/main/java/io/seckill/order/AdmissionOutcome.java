@@ -23,7 +23,7 @@ public enum AdmissionOutcome {
 
     static AdmissionOutcome ofScriptCode(Long code) {
         if (code == null || code < 0 || code >= values().length) {
-            throw new IllegalStateException("admitOrder-3.lua answered " + code);
+            throw new IllegalStateException("admitOrder-4.lua answered " + code);
         }
         return values()[code.intValue()];
     }

@@ -6,22 +6,25 @@ import io.seckill.stream.RedisKeys;
 import java.util.List;
 import org.springframework.stereotype.Component;
 
-/** The one atomic step of the intake ({@code lua/admitOrder-3.lua}). */
+/** The one atomic step of the intake ({@code lua/admitOrder-4.lua}). */
 @Component
 public class AdmitOrderScript {
 
     private final LuaScript<Long> script;
     private final RedisKeys keys;
+    private final String paymentTimeoutMillis;
 
-    public AdmitOrderScript(LuaScripts scripts, RedisKeys keys) {
-        this.script = scripts.load("admitOrder-3.lua", Long.class);
+    public AdmitOrderScript(LuaScripts scripts, RedisKeys keys, OrderProperties orders) {
+        this.script = scripts.load("admitOrder-4.lua", Long.class);
         this.keys = keys;
+        this.paymentTimeoutMillis = Long.toString(orders.paymentTimeout().toMillis());
     }
 
     public AdmissionOutcome admit(long voucherId, long userId, long orderId) {
+        String orders = keys.ordersOf(voucherId);
         Long code = script.run(
-                List.of(keys.voucher(voucherId), keys.buyers(voucherId), keys.ordersOf(voucherId)),
-                Long.toString(orderId), Long.toString(voucherId), Long.toString(userId));
+                List.of(keys.voucher(voucherId), keys.buyers(voucherId), orders, keys.dueOrdersOf(orders)),
+                Long.toString(orderId), Long.toString(voucherId), Long.toString(userId), paymentTimeoutMillis);
         return AdmissionOutcome.ofScriptCode(code);
     }
 }

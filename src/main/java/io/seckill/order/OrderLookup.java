@@ -6,6 +6,7 @@ import io.seckill.api.RequestIds;
 import io.seckill.config.SqlStatements;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -38,22 +39,29 @@ public class OrderLookup {
             throw unavailable(orderId);
         }
         try {
-            return jdbc.sql(findOrder).param("orderId", orderId)
-                    .query((rs, row) -> new OrderView(
-                            Long.toString(rs.getLong("order_id")),
-                            rs.getLong("voucher_id"),
-                            rs.getLong("user_id"),
-                            rs.getString("status"),
-                            rs.getObject("created_at", OffsetDateTime.class).toInstant()))
-                    .optional()
-                    .orElseThrow(() -> new ApiException(ProblemCode.ORDER_NOT_FOUND,
-                            "Order " + orderId + " is not in the database (yet)"));
+            return byId(orderId).orElseThrow(() -> new ApiException(ProblemCode.ORDER_NOT_FOUND,
+                    "Order " + orderId + " is not in the database (yet)"));
         } catch (RuntimeException e) {
             if (outages.recognise(e)) {
                 throw unavailable(orderId);
             }
             throw e;
         }
+    }
+
+    public Optional<OrderView> byId(long orderId) {
+        return jdbc.sql(findOrder).param("orderId", orderId)
+                .query((rs, row) -> {
+                    OffsetDateTime payBefore = rs.getObject("pay_before", OffsetDateTime.class);
+                    return new OrderView(
+                            Long.toString(rs.getLong("order_id")),
+                            rs.getLong("voucher_id"),
+                            rs.getLong("user_id"),
+                            rs.getString("status"),
+                            rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                            payBefore == null ? null : payBefore.toInstant());
+                })
+                .optional();
     }
 
     private static ApiException unavailable(long orderId) {

@@ -4,8 +4,11 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
-/** An accepted order as the writer inserts it ({@code sql/insert-order.sql}); {@code acceptedAt} in epoch ms. */
-public record OrderRow(long orderId, long voucherId, long userId, long acceptedAt) {
+/**
+ * An accepted order as the writer inserts it ({@code sql/insert-order.sql}); {@code acceptedAt} and
+ * {@code payBefore} in epoch ms, {@code payBefore} null for an entry from before payment windows (it never expires).
+ */
+public record OrderRow(long orderId, long voucherId, long userId, long acceptedAt, Long payBefore) {
 
     /** The parameter of {@code sql/insert-order.sql} with this name. */
     Object parameter(String name) {
@@ -13,7 +16,8 @@ public record OrderRow(long orderId, long voucherId, long userId, long acceptedA
             case "orderId" -> orderId;
             case "voucherId" -> voucherId;
             case "userId" -> userId;
-            case "createdAt" -> OffsetDateTime.ofInstant(Instant.ofEpochMilli(acceptedAt), ZoneOffset.UTC);
+            case "createdAt" -> utc(acceptedAt);
+            case "payBefore" -> payBefore == null ? null : utc(payBefore);
             default -> throw new IllegalStateException("sql/insert-order.sql names an unknown parameter :#" + name);
         };
     }
@@ -21,6 +25,10 @@ public record OrderRow(long orderId, long voucherId, long userId, long acceptedA
     /** The order as {@code GET /api/orders/{orderId}} will answer it once written. */
     OrderView written() {
         return new OrderView(Long.toString(orderId), voucherId, userId, OrderView.CREATED,
-                Instant.ofEpochMilli(acceptedAt));
+                Instant.ofEpochMilli(acceptedAt), payBefore == null ? null : Instant.ofEpochMilli(payBefore));
+    }
+
+    private static OffsetDateTime utc(long epochMillis) {
+        return OffsetDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
     }
 }

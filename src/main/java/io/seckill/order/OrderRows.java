@@ -18,8 +18,15 @@ public class OrderRows {
     }
 
     public OrderRow fromEntry(StreamEntry entry) {
+        // Entries accepted before payment windows existed have none: such an order never expires.
+        Long payBefore = entry.fields().containsKey("payBefore") ? positive(entry, "payBefore") : null;
         return new OrderRow(positive(entry, "orderId"), positive(entry, "voucherId"), positive(entry, "userId"),
-                positive(entry, "acceptedAt"));
+                positive(entry, "acceptedAt"), payBefore);
+    }
+
+    /** An order whose status changed after its write (paid), as the events announce it: an array of one. */
+    public List<OrderView> changed(OrderView order) {
+        return List.of(order);
     }
 
     private static long positive(StreamEntry entry, String field) {

@@ -127,7 +127,7 @@ public class OrderWriter {
         Map<Long, OrderRow> written = new HashMap<>();
         named.query(findWrittenOrders, Map.of("orderIds", orderIds), rs -> {
             long orderId = rs.getLong("order_id");
-            written.put(orderId, new OrderRow(orderId, rs.getLong("voucher_id"), rs.getLong("user_id"), 0));
+            written.put(orderId, new OrderRow(orderId, rs.getLong("voucher_id"), rs.getLong("user_id"), 0, null));
         });
         if (written.isEmpty()) {
             return batch;

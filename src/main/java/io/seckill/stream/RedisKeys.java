@@ -13,6 +13,8 @@ public class RedisKeys {
 
     private static final String PREFIX = "seckill:";
     private static final String DEAD_SUFFIX = ":dead";
+    private static final String DUE_SUFFIX = ":due";
+    private static final String CANCELLING_SUFFIX = ":cancelling";
 
     private final int shards;
 
@@ -64,6 +66,21 @@ public class RedisKeys {
      */
     public String stateMarker(int shard) {
         return PREFIX + "{s" + shard + "}:state";
+    }
+
+    /** Unpaid orders by when they fall due for cancellation (zset, score payBefore), on the stream's shard. */
+    public String dueOrdersOf(String ordersStream) {
+        return ordersStream + DUE_SUFFIX;
+    }
+
+    /** Orders taken for cancellation, each under a lease (zset, score lease deadline), on the stream's shard. */
+    public String cancellingOrdersOf(String ordersStream) {
+        return ordersStream + CANCELLING_SUFFIX;
+    }
+
+    /** The member of an unpaid order in the due and cancelling sets: {@code <orderId>:<userId>}. */
+    public static String unpaidOrder(long orderId, long userId) {
+        return orderId + ":" + userId;
     }
 
     /** Who reads as this consumer name in this group now ({@link ConsumerNameLease}). */

@@ -1,5 +1,6 @@
 package io.seckill.voucher;
 
+import io.seckill.expiry.UnpaidOrderSchedule;
 import io.seckill.order.OrderRejectedException;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamProperties;
@@ -41,15 +42,17 @@ public class VoucherStateRebuilder {
     private final RebuildVoucherScript rebuildVoucher;
     private final StringRedisTemplate redis;
     private final RedisKeys keys;
+    private final UnpaidOrderSchedule unpaidOrders;
     private final String instance;
     private final Clock clock = Clock.systemUTC();
 
     public VoucherStateRebuilder(VoucherRepository repository, RebuildVoucherScript rebuildVoucher,
-            StringRedisTemplate redis, RedisKeys keys, StreamProperties stream) {
+            StringRedisTemplate redis, RedisKeys keys, StreamProperties stream, UnpaidOrderSchedule unpaidOrders) {
         this.repository = repository;
         this.rebuildVoucher = rebuildVoucher;
         this.redis = redis;
         this.keys = keys;
+        this.unpaidOrders = unpaidOrders;
         this.instance = stream.consumerName();
     }
 
@@ -73,6 +76,8 @@ public class VoucherStateRebuilder {
             SoldUnits units = sold.get(voucher.id());
             long remaining = units.remaining(voucher.stock());
             if (rebuildVoucher.apply(voucher, token, remaining, units.buyers())) {
+                // The due orders went with the rest of the voucher's state: its unpaid orders fall due again.
+                unpaidOrders.reschedule(voucher.id());
                 log.warn("Voucher {} rebuilt in Redis ({}): {} remaining of {}, {} buyers", voucher.id(), cause,
                         remaining, voucher.stock(), units.buyers().size());
             } else {

@@ -177,6 +177,13 @@ class MalformedRequestIntegrationTests {
                 bad("order id beyond 64 bits", get("/api/orders/99999999999999999999"), "orderId"),
                 notAllowed("POST /api/orders/{orderId}", "POST", "/api/orders/1"),
                 notAllowed("DELETE /api/orders/{orderId}", "DELETE", "/api/orders/1"),
+                // POST /api/orders/{orderId}/payment
+                bad("payment without X-User-Id", (api, v) -> api.pay("1", null), "X-User-Id"),
+                bad("payment with X-User-Id 0", (api, v) -> api.pay("1", "0"), "X-User-Id"),
+                bad("payment with a word for X-User-Id", (api, v) -> api.pay("1", "abc"), "X-User-Id"),
+                bad("payment of an order id that is a word", (api, v) -> api.pay("abc", "7"), "orderId"),
+                bad("payment of order id 0", (api, v) -> api.pay("0", "7"), "orderId"),
+                notAllowed("GET /api/orders/{orderId}/payment", "GET", "/api/orders/1/payment"),
                 // Paths that are not the API's
                 notFound("unknown path", "/nothing"),
                 notFound("/api alone", "/api"),

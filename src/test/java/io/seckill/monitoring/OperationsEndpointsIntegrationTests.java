@@ -43,6 +43,9 @@ class OperationsEndpointsIntegrationTests {
         contract.put("/api/orders/{orderId}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
                 "500", List.of("INTERNAL_ERROR"), "503", List.of("DATABASE_UNAVAILABLE"))));
+        contract.put("/api/orders/{orderId}/payment", Map.of("post", Map.of(
+                "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
+                "409", List.of("PAYMENT_EXPIRED", "NOT_CREATED_YET"), "500", List.of("INTERNAL_ERROR"))));
 
         assertThat(names(paths)).isEqualTo(new TreeSet<>(contract.keySet()));
         contract.forEach((path, methods) -> {
@@ -97,7 +100,7 @@ class OperationsEndpointsIntegrationTests {
         assertThat(readiness.status()).isEqualTo(200);
         // Not the database: orders wait in the stream while it is down (issue 12)
         assertThat(names(readiness.json().get("components"))).containsExactlyInAnyOrder(
-                "readinessState", "camelReadinessState", "redis", "orderBacklog");
+                "readinessState", "camelReadinessState", "redis", "orderBacklog", "orderExpiry");
         assertThat(names(api.get("/actuator/health").json().get("components"))).contains("db");
     }
 

@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * {@code lua/admitOrder-3.lua} on its own against the embedded Redis, on keys of its own (a fresh prefix per
+ * {@code lua/admitOrder-4.lua} on its own against the embedded Redis, on keys of its own (a fresh prefix per
  * test): each return code, what acceptance writes, and that a rejection writes nothing.
  */
 @SeckillIntegrationTest
@@ -28,6 +28,7 @@ class AdmitOrderScriptIntegrationTests {
     private static final String ORDER_ID = "117586936553541632";
     private static final String VOUCHER_ID = "7";
     private static final String BUYER = "42";
+    private static final long PAYMENT_TIMEOUT_MILLIS = 90_000;
 
     private static final long ACCEPTED = 0;
     private static final long VOUCHER_NOT_FOUND = 1;
@@ -50,18 +51,20 @@ class AdmitOrderScriptIntegrationTests {
     String voucherKey;
     String buyersKey;
     String ordersKey;
+    String dueKey;
 
     @BeforeEach
     void keysOfItsOwn() {
-        admitOrder = scripts.load("admitOrder-3.lua", Long.class);
+        admitOrder = scripts.load("admitOrder-4.lua", Long.class);
         prefix = "lua-test:{" + UUID.randomUUID() + "}:";
         voucherKey = prefix + "voucher:" + VOUCHER_ID;
         buyersKey = prefix + "buyers:" + VOUCHER_ID;
         ordersKey = prefix + "orders";
+        dueKey = prefix + "orders:due";
     }
 
     @Test
-    void acceptedOrderTakesAUnitRecordsTheBuyerAndAppendsTheOrder() {
+    void acceptedOrderTakesAUnitRecordsTheBuyerAppendsTheOrderAndSchedulesItsExpiry() {
         onSale(2);
         long before = redisMillis();
 
@@ -77,12 +80,20 @@ class AdmitOrderScriptIntegrationTests {
         List<MapRecord<String, Object, Object>> entries = redis.opsForStream().range(ordersKey, Range.unbounded());
         assertThat(entries).hasSize(1);
         Map<Object, Object> fields = entries.get(0).getValue();
-        assertThat(fields).containsOnlyKeys("orderId", "voucherId", "userId", "acceptedAt")
+        assertThat(fields).containsOnlyKeys("orderId", "voucherId", "userId", "acceptedAt", "payBefore")
                 .containsEntry("orderId", ORDER_ID)
                 .containsEntry("voucherId", VOUCHER_ID)
                 .containsEntry("userId", BUYER);
         // The Redis server's clock (TIME), in milliseconds.
-        assertThat(Long.parseLong(fields.get("acceptedAt").toString())).isBetween(before, after);
+        long acceptedAt = Long.parseLong(fields.get("acceptedAt").toString());
+        assertThat(acceptedAt).isBetween(before, after);
+        long payBefore = acceptedAt + PAYMENT_TIMEOUT_MILLIS;
+        assertThat(fields).containsEntry("payBefore", Long.toString(payBefore));
+        // ZADD due payBefore orderId:userId
+        assertThat(redis.opsForZSet().rangeWithScores(dueKey, 0, -1)).singleElement().satisfies(due -> {
+            assertThat(due.getValue()).isEqualTo(ORDER_ID + ":" + BUYER);
+            assertThat(due.getScore()).isEqualTo((double) payBefore);
+        });
     }
 
     @Test
@@ -164,8 +175,9 @@ class AdmitOrderScriptIntegrationTests {
     }
 
     private long admit(String buyer) {
-        // EVALSHA admitOrder-3 3 voucher buyers orders orderId voucherId userId
-        return admitOrder.run(List.of(voucherKey, buyersKey, ordersKey), ORDER_ID, VOUCHER_ID, buyer);
+        // EVALSHA admitOrder-4 4 voucher buyers orders due orderId voucherId userId paymentTimeout
+        return admitOrder.run(List.of(voucherKey, buyersKey, ordersKey, dueKey), ORDER_ID, VOUCHER_ID, buyer,
+                Long.toString(PAYMENT_TIMEOUT_MILLIS));
     }
 
     private void assertRejectedWithoutAChange(String buyer, long expectedCode) {

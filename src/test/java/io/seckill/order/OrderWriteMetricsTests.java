@@ -63,6 +63,6 @@ class OrderWriteMetricsTests {
     }
 
     private static OrderRow row(long orderId, long acceptedAt) {
-        return new OrderRow(orderId, 1, orderId, acceptedAt);
+        return new OrderRow(orderId, 1, orderId, acceptedAt, null);
     }
 }

@@ -72,6 +72,20 @@ public class ApiClient {
         return send(request);
     }
 
+    /** {@code POST /api/orders/{orderId}/payment} as the buyer in {@code X-User-Id} (none when null). */
+    public Answer pay(String orderId, String userId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/api/orders/" + orderId + "/payment"))
+                .POST(HttpRequest.BodyPublishers.noBody());
+        if (userId != null) {
+            request.header("X-User-Id", userId);
+        }
+        return send(request);
+    }
+
+    public Answer pay(String orderId, long userId) {
+        return pay(orderId, Long.toString(userId));
+    }
+
     public Answer get(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }

@@ -3,6 +3,7 @@ package io.seckill.support;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.io.ClassPathResource;
@@ -11,18 +12,25 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Accepts orders the way the API does, by running {@code lua/admitOrder-3.lua} (EVALSHA), but pipelined from the
+ * Accepts orders the way the API does, by running {@code lua/admitOrder-4.lua} (EVALSHA), but pipelined from the
  * test: thousands of accepted orders in a second, without HTTP. Keys are shard 0's ({@code seckill:{s0}:…}).
  */
 public class DirectAdmission {
 
     private final StringRedisTemplate redis;
     private final String sha;
+    private final long paymentTimeoutMillis;
 
     public DirectAdmission(StringRedisTemplate redis) {
+        this(redis, Duration.ofMinutes(15));
+    }
+
+    /** @param paymentTimeout the window of the orders it admits, as seckill.order.payment-timeout gives it */
+    public DirectAdmission(StringRedisTemplate redis, Duration paymentTimeout) {
         this.redis = redis;
+        this.paymentTimeoutMillis = paymentTimeout.toMillis();
         try {
-            String script = new ClassPathResource("lua/admitOrder-3.lua").getContentAsString(StandardCharsets.UTF_8);
+            String script = new ClassPathResource("lua/admitOrder-4.lua").getContentAsString(StandardCharsets.UTF_8);
             // SCRIPT LOAD
             this.sha = redis.execute((RedisCallback<String>) connection -> connection.scriptingCommands()
                     .scriptLoad(script.getBytes(StandardCharsets.UTF_8)));
@@ -38,13 +46,14 @@ public class DirectAdmission {
      */
     public List<Long> admit(long voucherId, long firstOrderId, long firstBuyer, int count) {
         byte[][] keys = {bytes("seckill:{s0}:voucher:" + voucherId), bytes("seckill:{s0}:buyers:" + voucherId),
-                bytes("seckill:{s0}:orders")};
-        // EVALSHA sha 3 voucher buyers orders orderId voucherId userId, pipelined
+                bytes("seckill:{s0}:orders"), bytes("seckill:{s0}:orders:due")};
+        byte[] paymentTimeout = bytes(Long.toString(paymentTimeoutMillis));
+        // EVALSHA sha 4 voucher buyers orders due orderId voucherId userId paymentTimeout, pipelined
         List<Object> answers = redis.executePipelined((RedisCallback<Object>) connection -> {
             for (int i = 0; i < count; i++) {
-                connection.scriptingCommands().evalSha(sha, ReturnType.INTEGER, 3, keys[0], keys[1], keys[2],
-                        bytes(Long.toString(firstOrderId + i)), bytes(Long.toString(voucherId)),
-                        bytes(Long.toString(firstBuyer + i)));
+                connection.scriptingCommands().evalSha(sha, ReturnType.INTEGER, 4, keys[0], keys[1], keys[2],
+                        keys[3], bytes(Long.toString(firstOrderId + i)), bytes(Long.toString(voucherId)),
+                        bytes(Long.toString(firstBuyer + i)), paymentTimeout);
             }
             return null;
         });

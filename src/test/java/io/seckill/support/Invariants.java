@@ -38,9 +38,10 @@ public final class Invariants {
      * @param soldInDatabase the voucher's {@code sold} column
      * @param oversold dead letters with reason OVERSOLD (among {@code deadLetters}): sold by Redis, no unit held
      * @param buyers distinct buyers of the live rows, the stream entries and the dead letters together
+     * @param cancelledRows CANCELLED orders: their units went back on sale
      */
     public record Ledger(long rows, long soldInDatabase, long distinctBuyers, long inStream, long deadLetters,
-            long oversold, long buyers, long buyersInRedis, long remaining) {
+            long oversold, long buyers, long buyersInRedis, long remaining, long cancelledRows) {
 
         /** Units held: live rows, stream entries, dead letters but OVERSOLD ones. */
         public long sold() {
@@ -70,13 +71,16 @@ public final class Invariants {
                 deadLetters.stream().filter(letter -> OVERSOLD.equals(letter.get("reason"))).count(),
                 buyers.size(),
                 buyersInRedis == null ? 0 : buyersInRedis,
-                stock == null ? -1 : Long.parseLong(stock.toString()));
+                stock == null ? -1 : Long.parseLong(stock.toString()),
+                jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ? AND status = 'CANCELLED'",
+                        Long.class, voucherId));
     }
 
     /**
      * Whatever Redis says, the database holds no more live orders than the stock and no buyer twice, and its
      * {@code sold} counts them; rows + stream entries + dead letters (OVERSOLD ones held no unit) = stock −
-     * remaining; remaining ≥ 0; and Redis knows every buyer who got a unit or a dead letter.
+     * remaining (so every cancelled order gave its unit back exactly once: one too many or too few breaks the sum);
+     * remaining ≥ 0; and Redis knows every buyer who got a unit or a dead letter.
      */
     public Ledger assertHold(long voucherId, long stock) {
         Ledger ledger = ledger(voucherId);

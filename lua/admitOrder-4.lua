@@ -1,6 +1,7 @@
 --[[
   Admits one order for a flash-sale voucher, all or nothing: checks the sale window, the buyer and the stock,
-  then takes one unit, records the buyer and appends the order to the shard's stream.
+  then takes one unit, records the buyer, appends the order to the shard's stream and schedules its expiry: the
+  order is due for cancellation at payBefore = acceptedAt + the payment timeout unless paid by then.
   The clock is the Redis server's (TIME), so every service instance judges the window alike.
 
   Input:
@@ -8,13 +9,16 @@
                                                         rebuilding (set while the state is rebuilt)
     KEYS[2] buyers set      seckill:{sN}:buyers:<id>
     KEYS[3] orders stream   seckill:{sN}:orders
+    KEYS[4] due orders      seckill:{sN}:orders:due   zset, member <orderId>:<userId>, score payBefore (epoch ms)
 
     ARGV[1] orderId
     ARGV[2] voucherId
     ARGV[3] userId
+    ARGV[4] payment timeout (ms)
 
   Output:
-    0  accepted: stock decremented, buyer added, order appended (fields orderId, voucherId, userId, acceptedAt)
+    0  accepted: stock decremented, buyer added, order appended (fields orderId, voucherId, userId, acceptedAt,
+       payBefore) and scheduled in the due orders
     1  voucher not found
     2  sale not started
     3  sale ended
@@ -28,10 +32,12 @@ local rcall = redis.call
 local voucherKey = KEYS[1]
 local buyersKey = KEYS[2]
 local ordersKey = KEYS[3]
+local dueKey = KEYS[4]
 
 local orderId = ARGV[1]
 local voucherId = ARGV[2]
 local userId = ARGV[3]
+local paymentTimeout = tonumber(ARGV[4])
 
 local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt', 'rebuilding')
 if voucher[4] then
@@ -62,5 +68,8 @@ end
 
 rcall('HINCRBY', voucherKey, 'stock', -1)
 rcall('SADD', buyersKey, userId)
-rcall('XADD', ordersKey, '*', 'orderId', orderId, 'voucherId', voucherId, 'userId', userId, 'acceptedAt', now)
+local payBefore = now + paymentTimeout
+rcall('XADD', ordersKey, '*', 'orderId', orderId, 'voucherId', voucherId, 'userId', userId, 'acceptedAt', now,
+  'payBefore', payBefore)
+rcall('ZADD', dueKey, payBefore, orderId .. ':' .. userId)
 return 0
