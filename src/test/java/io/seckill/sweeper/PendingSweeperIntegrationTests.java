@@ -140,7 +140,7 @@ class PendingSweeperIntegrationTests {
         database.delayWritesOf(slow, writing);
 
         // XADD: read by this instance's reader, whose write takes three times the sweepers' min-idle
-        String id = streams.add(order(slow, 9_000_004, 1));
+        String id = streams.add(order(slow, api.createVoucher(1), 1));
         await().atMost(Duration.ofSeconds(30)).until(() -> database.writesOfDelayed(slow) == 1);
 
         // While it is written: still delivered once (no sweeper of this instance claimed it), and another
@@ -159,11 +159,12 @@ class PendingSweeperIntegrationTests {
     void aClaimWrittenOneByOneAroundAMalformedEntryIsAcknowledgedAtOnce() {
         long first = nextOrderId();
         long second = nextOrderId();
+        long voucher = api.createVoucher(2);
         // XADD + XCLAIM ×3: a crashed consumer's batch, with a malformed entry among valid ones
-        String good1 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(first, 9_000_005, 1));
+        String good1 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(first, voucher, 1));
         String bad = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, Map.of("orderId", "x", "voucherId",
-                "9000005", "userId", "2", "acceptedAt", "1"));
-        String good2 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(second, 9_000_005, 3));
+                Long.toString(voucher), "userId", "2", "acceptedAt", "1"));
+        String good2 = streams.addPendingFor("crashed", 1, LONG_AGO_MILLIS, order(second, voucher, 3));
 
         // The sweeper claims all three; the batch fails on the malformed one and is written one by one
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
