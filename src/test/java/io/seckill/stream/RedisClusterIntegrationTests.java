@@ -15,6 +15,7 @@ import io.seckill.support.TestSupport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -173,11 +174,17 @@ class RedisClusterIntegrationTests {
         String sameId = "1700000000000-0";
         long ofShard1 = 1_000_001;
         long ofShard2 = 1_000_002;
+        // Vouchers the database knows, one on each shard (ids are consecutive, a voucher lives on id mod shards)
+        Map<Integer, Long> voucherOfShard = new HashMap<>();
+        for (int i = 0; i < SHARDS; i++) {
+            long voucher = api.createVoucher(1);
+            voucherOfShard.put(keys.shardOf(voucher), voucher);
+        }
         for (int shard : List.of(1, 2)) {
             String dead = keys.deadLettersOf(keys.orderStreams().get(shard));
             redis.opsForStream().add(StreamRecords
                     .string(Map.of("orderId", Long.toString(shard == 1 ? ofShard1 : ofShard2),
-                            "voucherId", Long.toString(SHARDS + shard), "userId", "7",
+                            "voucherId", Long.toString(voucherOfShard.get(shard)), "userId", "7",
                             "acceptedAt", Long.toString(System.currentTimeMillis()), "reason", "staged",
                             "deliveries", "1", "failedAt", "1"))
                     .withStreamKey(dead).withId(RecordId.of(sameId)));
