@@ -1,5 +1,7 @@
 package io.seckill.order;
 
+import io.seckill.api.ApiException;
+import io.seckill.api.ProblemCode;
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
 import io.seckill.stream.ConsumerNameLease;
@@ -31,6 +33,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class WorkerNumberLease implements SmartLifecycle {
 
+    private static final long RETRY_AFTER_SECONDS = 1;
+
     static final int WORKERS = 1 << OrderIdGenerator.WORKER_BITS;
     static final String HINT_KEY = "seckill:order-id:workers";
     private static final String KEY_PREFIX = "seckill:order-id:worker:";
@@ -56,13 +60,18 @@ public class WorkerNumberLease implements SmartLifecycle {
         this.token = ManagementFactory.getRuntimeMXBean().getName() + " " + UUID.randomUUID();
     }
 
-    /** This instance's worker number; fails while the lease may have lapsed. */
+    /**
+     * This instance's worker number; fails while the lease may have lapsed. It lapses when Redis could not be
+     * reached for a ttl, so the order is answered as any other during a Redis outage: 503 REDIS_UNAVAILABLE, try
+     * again (a renewal takes the number again once Redis is back).
+     */
     public int worker() {
         if (System.nanoTime() - validUntilNanos > 0) {
             renew();
             if (System.nanoTime() - validUntilNanos > 0) {
-                throw new IllegalStateException("The lease on order-id worker number " + worker + " could not be "
-                        + "renewed for " + ttl.toMillis() + " ms; no order id is issued until it is");
+                throw new ApiException(ProblemCode.REDIS_UNAVAILABLE, "The lease on order-id worker number " + worker
+                        + " could not be renewed in Redis for " + ttl.toMillis() + " ms; no order id is issued until "
+                        + "it is. Try again in " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
             }
         }
         return worker;

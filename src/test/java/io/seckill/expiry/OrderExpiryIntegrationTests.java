@@ -309,8 +309,10 @@ class OrderExpiryIntegrationTests {
             // still taken, the order leased in "cancelling" with the lease run out.
             redis.opsForZSet().remove(keys.dueOrdersOf(stream), member);
             redis.opsForZSet().add(keys.cancellingOrdersOf(stream), member, System.currentTimeMillis() - 1);
+            // (the cancellation's one transaction: the row and the voucher's sold count)
             jdbc.update("UPDATE orders SET status = 'CANCELLED', live_buyer_id = NULL WHERE order_id = ?",
                     Long.parseLong(orderId));
+            jdbc.update("UPDATE vouchers SET sold = sold - 1 WHERE id = ?", voucher);
         } finally {
             camel.getRouteController().startRoute("order-expiry");
         }

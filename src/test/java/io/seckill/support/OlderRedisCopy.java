@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.stream.Stream;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -47,7 +48,7 @@ public final class OlderRedisCopy {
         Path aside = Files.createTempDirectory(embedded.dataDir().getParent(), "redis-copy-");
         embedded.close();
         copy(embedded.dataDir(), aside);
-        embedded.restart();
+        restart();
 
         api.orderAccepted(voucher, 4, 5, 6);
         await().atMost(DEADLINE).until(() -> rows(voucher) == 6 && quiet(voucher));
@@ -55,7 +56,7 @@ public final class OlderRedisCopy {
         // The copy back in place: Redis says 7 remain and knows buyers 1–3 only.
         embedded.close();
         copy(aside, embedded.dataDir());
-        embedded.restart();
+        restart();
 
         // The service notices the other server (run_id) and rebuilds: 4 remain, buyers 1–6.
         await().atMost(DEADLINE).ignoreExceptions()
@@ -73,6 +74,16 @@ public final class OlderRedisCopy {
         Invariants.Ledger ledger = new Invariants(redis, jdbc, keys).assertHold(voucher, 10);
         assertThat(ledger.deadLetters()).isZero();
         assertThat(ledger.remaining()).isZero();
+    }
+
+    /**
+     * Starts Redis again and waits until the service's own connection is back (PING through its template): while
+     * the client is disconnected it rejects commands at once, which the API answers 503 REDIS_UNAVAILABLE.
+     */
+    private void restart() {
+        embedded.restart();
+        await().atMost(DEADLINE).ignoreExceptions()
+                .until(() -> "PONG".equals(redis.execute((RedisCallback<String>) connection -> connection.ping())));
     }
 
     private long rows(long voucher) {
