@@ -66,7 +66,7 @@ public class OperatorSecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain managementSecurity(HttpSecurity http) throws Exception {
+    SecurityFilterChain managementSecurity(HttpSecurity http, OperatorProperties operator) throws Exception {
         PathPatternRequestMatcher.Builder path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher basic = request -> {
             String authorization = request.getHeader("Authorization");
@@ -76,10 +76,16 @@ public class OperatorSecurityConfiguration {
         browserPage.setIgnoredMediaTypes(Set.of(MediaType.ALL));
         http.securityMatcher(new OrRequestMatcher(path.matcher("/actuator"), path.matcher("/actuator/**"),
                         path.matcher("/login"), path.matcher("/logout")))
-                .authorizeHttpRequests(requests -> requests
-                        .requestMatchers(path.matcher("/actuator/health/liveness"),
-                                path.matcher("/actuator/health/readiness")).permitAll()
-                        .anyRequest().hasRole(ROLE))
+                .authorizeHttpRequests(requests -> {
+                    requests.requestMatchers(path.matcher("/actuator/health/liveness"),
+                            path.matcher("/actuator/health/readiness")).permitAll();
+                    if (!operator.canLogIn()) {
+                        // Switched off (OperatorConsoleSwitch): say 404, as for any URL that is not there.
+                        requests.requestMatchers(path.matcher("/actuator/hawtio/**"),
+                                path.matcher("/actuator/jolokia/**")).permitAll();
+                    }
+                    requests.anyRequest().hasRole(ROLE);
+                })
                 .formLogin(form -> form.defaultSuccessUrl("/actuator/hawtio/", false))
                 .httpBasic(httpBasic -> httpBasic.realmName("seckill operator"))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
