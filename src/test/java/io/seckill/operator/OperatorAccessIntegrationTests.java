@@ -10,7 +10,6 @@ import io.seckill.support.OrderStreams;
 import io.seckill.support.Stores;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ServiceStatus;
 import org.apache.camel.test.spring.junit5.DisableJmx;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -127,8 +127,8 @@ class OperatorAccessIntegrationTests {
     }
 
     @Test
-    void jolokiaRefusesTheJvmsDiagnosticsAndWritingAttributes() throws Exception {
-        Path heapDump = Files.createTempDirectory("console").resolve("heap.hprof");
+    void jolokiaRefusesTheJvmsDiagnosticsAndWritingAttributes(@TempDir Path directory) {
+        Path heapDump = directory.resolve("heap.hprof");
 
         Answer dumpHeap = api.asOperator().post("/actuator/jolokia", exec("com.sun.management:type=HotSpotDiagnostic",
                 "dumpHeap", heapDump.toString(), true));
