@@ -30,6 +30,15 @@ class BodySizeLimit extends OncePerRequestFilter {
         this.maxBytes = properties.maxBodySize().toBytes();
     }
 
+    /**
+     * The management side (the console, Jolokia) is behind the operator's login and sends bodies of its own size:
+     * Hawtio asks Jolokia about every MBean in one request of some 200 KB.
+     */
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return request.getRequestURI().startsWith(request.getContextPath() + "/actuator/");
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {

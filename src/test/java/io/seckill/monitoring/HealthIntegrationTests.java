@@ -18,7 +18,8 @@ import org.springframework.test.context.TestPropertySource;
 
 /**
  * {@code /actuator/health} and its readiness group follow what the service depends on: Redis, and writers that keep
- * up. A context of its own: these tests stop its Redis and its order writer.
+ * up. Read with the operator's login, which shows the components. A context of its own: these tests stop its Redis
+ * and its order writer.
  */
 @SeckillIntegrationTest
 @TestPropertySource(properties = {"seckill.health.max-backlog=5", "spring.data.redis.timeout=1s"})
@@ -41,19 +42,19 @@ class HealthIntegrationTests {
 
     @Test
     void healthGoesDownWhileRedisIsDownAndUpOnceItIsBack() {
-        assertThat(api.get("/actuator/health").status()).isEqualTo(200);
+        assertThat(api.asOperator().get("/actuator/health").status()).isEqualTo(200);
 
         redis.close();
         try {
             await().atMost(DEADLINE).untilAsserted(() -> {
-                Answer health = api.get("/actuator/health");
+                Answer health = api.asOperator().get("/actuator/health");
                 assertThat(health.status()).isEqualTo(503);
                 assertThat(status(health, "redis")).isEqualTo("DOWN");
                 assertThat(status(health, "orderBacklog")).isEqualTo("DOWN");
                 assertThat(health.json().at("/components/camelHealth/details/consumer:order-writer").asText())
                         .isEqualTo("DOWN");
             });
-            assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(503);
+            assertThat(api.asOperator().get("/actuator/health/readiness").status()).isEqualTo(503);
             // A restart would not bring Redis back: the instance stays live.
             assertThat(api.get("/actuator/health/liveness").status()).isEqualTo(200);
         } finally {
@@ -61,7 +62,7 @@ class HealthIntegrationTests {
         }
 
         await().atMost(DEADLINE).untilAsserted(() -> {
-            Answer health = api.get("/actuator/health");
+            Answer health = api.asOperator().get("/actuator/health");
             assertThat(health.status()).as(health.body()).isEqualTo(200);
         });
         long voucher = api.createVoucher(1);
@@ -79,7 +80,7 @@ class HealthIntegrationTests {
             }
             // XLEN 5: at the threshold, still within it.
             await().atMost(DEADLINE).untilAsserted(() -> {
-                JsonNode backlog = api.get("/actuator/health/readiness").json().at("/components/orderBacklog");
+                JsonNode backlog = api.asOperator().get("/actuator/health/readiness").json().at("/components/orderBacklog");
                 assertThat(backlog.at("/details/backlog").asLong()).isEqualTo(5);
                 assertThat(backlog.at("/status").asText()).isEqualTo("UP");
             });
@@ -87,7 +88,7 @@ class HealthIntegrationTests {
             assertThat(api.order(voucher, 6).status()).isEqualTo(202);
 
             await().atMost(DEADLINE).untilAsserted(() -> {
-                Answer readiness = api.get("/actuator/health/readiness");
+                Answer readiness = api.asOperator().get("/actuator/health/readiness");
                 assertThat(readiness.status()).isEqualTo(503);
                 assertThat(status(readiness, "orderBacklog")).isEqualTo("DOWN");
                 assertThat(readiness.json().at("/components/orderBacklog/details/backlog").asLong()).isEqualTo(6);
@@ -97,7 +98,7 @@ class HealthIntegrationTests {
         }
 
         await().atMost(DEADLINE).untilAsserted(() -> {
-            Answer readiness = api.get("/actuator/health/readiness");
+            Answer readiness = api.asOperator().get("/actuator/health/readiness");
             assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
             assertThat(status(readiness, "orderBacklog")).isEqualTo("UP");
         });

@@ -21,16 +21,49 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The service's REST API as a buyer or an operator calls it: plain HTTP, answers as status + JSON. */
+/**
+ * The service's REST API as a buyer or an operator calls it: plain HTTP, answers as status + JSON. Anonymous, as a
+ * buyer is; {@link #asOperator()} sends the operator's credentials (HTTP Basic), as a script or Prometheus does.
+ */
 public class ApiClient {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String base;
+    private final String operatorUsername;
+    private final String operatorPassword;
+    private final String authorization;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public ApiClient(String base) {
+        this(base, null, null);
+    }
+
+    /** A client that knows the operator's login (and uses it only from {@link #asOperator()} on). */
+    public ApiClient(String base, String operatorUsername, String operatorPassword) {
+        this(base, operatorUsername, operatorPassword, null);
+    }
+
+    private ApiClient(String base, String operatorUsername, String operatorPassword, String authorization) {
         this.base = base;
+        this.operatorUsername = operatorUsername;
+        this.operatorPassword = operatorPassword;
+        this.authorization = authorization;
+    }
+
+    /** The same client sending the operator's credentials with every request. */
+    public ApiClient asOperator() {
+        if (operatorPassword == null) {
+            throw new IllegalStateException("This client does not know the operator's login");
+        }
+        return withBasicAuth(operatorUsername, operatorPassword);
+    }
+
+    /** The same client sending these credentials (HTTP Basic) with every request. */
+    public ApiClient withBasicAuth(String username, String password) {
+        String token = java.util.Base64.getEncoder()
+                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return new ApiClient(base, operatorUsername, operatorPassword, "Basic " + token);
     }
 
     public String base() {
@@ -90,9 +123,9 @@ public class ApiClient {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
-    /** A scrape of the service's metrics, as Prometheus reads them. */
+    /** A scrape of the service's metrics, as Prometheus reads them: with the operator's login. */
     public Prometheus prometheus() {
-        Answer answer = get("/actuator/prometheus");
+        Answer answer = asOperator().get("/actuator/prometheus");
         if (answer.status() != 200) {
             throw new IllegalStateException("No metrics: " + answer);
         }
@@ -106,6 +139,9 @@ public class ApiClient {
     }
 
     public Answer send(HttpRequest.Builder request) {
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
         try {
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -98,14 +98,17 @@ public final class ServiceProcess implements AutoCloseable {
         return process.isAlive();
     }
 
-    /** Waits until {@code /actuator/health} answers UP; fails at once, with the log's tail, if the JVM exits. */
+    /**
+     * Waits until {@code /actuator/health/readiness} answers UP (the probe anyone may call; it covers Redis, the
+     * database, the routes and the writers' backlog); fails at once, with the log's tail, if the JVM exits.
+     */
     public ServiceProcess awaitHealthy(Duration timeout) {
         await().atMost(timeout).pollInterval(Duration.ofMillis(250)).until(() -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + ":\n" + logTail(40));
             }
             try {
-                return api.get("/actuator/health").status() == 200;
+                return api.get("/actuator/health/readiness").status() == 200;
             } catch (UncheckedIOException notListeningYet) {
                 return false;
             }

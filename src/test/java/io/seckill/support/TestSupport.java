@@ -1,5 +1,6 @@
 package io.seckill.support;
 
+import io.seckill.operator.OperatorProperties;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamProperties;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -18,8 +19,8 @@ public class TestSupport {
 
     @Bean
     @Lazy
-    ApiClient apiClient(@LocalServerPort int port) {
-        return new ApiClient("http://127.0.0.1:" + port);
+    ApiClient apiClient(@LocalServerPort int port, OperatorProperties operator) {
+        return new ApiClient("http://127.0.0.1:" + port, operator.username(), operator.password());
     }
 
     @Bean

@@ -1,0 +1,152 @@
+package io.seckill.operator;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.HttpStatusEntryPoint;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.csrf.XorCsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+import org.springframework.util.StringUtils;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The operator's login on every management URL: the console ({@code /actuator/hawtio}), Jolokia and the actuator,
+ * except liveness and readiness, which orchestrators call without credentials. A browser logs in with a form
+ * ({@code /login}, a session); scripts and Prometheus send HTTP Basic. The REST API ({@code /api/**},
+ * {@code /api-doc}) is outside this filter chain altogether: no authentication, no CSRF, no extra headers.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(OperatorProperties.class)
+public class OperatorSecurityConfiguration {
+
+    static final String ROLE = "OPERATOR";
+    private static final Logger log = LoggerFactory.getLogger(OperatorSecurityConfiguration.class);
+
+    /** Also keeps Spring Boot from creating its default user, whose generated password it would log. */
+    @Bean
+    UserDetailsService operatorUsers(OperatorProperties operator) {
+        if (!operator.canLogIn()) {
+            log.warn("No operator password (seckill.operator.password): the console (/actuator/hawtio) and Jolokia "
+                    + "are off, and nobody can log in to health details or /actuator/prometheus");
+            return new InMemoryUserDetailsManager();
+        }
+        PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
+        // A password given as Spring Security stores one ("{bcrypt}$2a$…") is used as it is; plain text is hashed.
+        String stored = operator.password().startsWith("{") ? operator.password() : encoder.encode(operator.password());
+        return new InMemoryUserDetailsManager(User.withUsername(operator.username()).password(stored)
+                .roles(ROLE).build());
+    }
+
+    @Bean
+    SecurityFilterChain managementSecurity(HttpSecurity http, OperatorProperties operator) throws Exception {
+        PathPatternRequestMatcher.Builder path = PathPatternRequestMatcher.withDefaults();
+        RequestMatcher basic = request -> {
+            String authorization = request.getHeader("Authorization");
+            return authorization != null && authorization.regionMatches(true, 0, "Basic ", 0, 6);
+        };
+        MediaTypeRequestMatcher browserPage = new MediaTypeRequestMatcher(MediaType.TEXT_HTML);
+        browserPage.setIgnoredMediaTypes(Set.of(MediaType.ALL));
+        http.securityMatcher(new OrRequestMatcher(path.matcher("/actuator"), path.matcher("/actuator/**"),
+                        path.matcher("/login"), path.matcher("/logout")))
+                .authorizeHttpRequests(requests -> {
+                    requests.requestMatchers(path.matcher("/actuator/health/liveness"),
+                            path.matcher("/actuator/health/readiness")).permitAll();
+                    if (!operator.canLogIn()) {
+                        // Switched off (OperatorConsoleSwitch): say 404, as for any URL that is not there.
+                        requests.requestMatchers(path.matcher("/actuator/hawtio/**"),
+                                path.matcher("/actuator/jolokia/**")).permitAll();
+                    }
+                    requests.anyRequest().hasRole(ROLE);
+                })
+                .formLogin(form -> form.defaultSuccessUrl("/actuator/hawtio/", false))
+                .httpBasic(httpBasic -> httpBasic.realmName("seckill operator"))
+                .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
+                // A page asked for in a browser goes to the login form; Hawtio's own calls (XMLHttpRequest) get a
+                // bare 401 (no browser pop-up); everything else, scripts and Prometheus, a Basic challenge.
+                .exceptionHandling(errors -> errors
+                        .defaultAuthenticationEntryPointFor(new LoginUrlAuthenticationEntryPoint("/login"), browserPage)
+                        .defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED),
+                                new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest"))
+                        .defaultAuthenticationEntryPointFor(basicEntryPoint(), request -> true))
+                // A request with Basic credentials proves itself on its own (no session cookie a foreign page could
+                // ride on), so needs no CSRF token; the console's session does: Hawtio sends the token from the
+                // XSRF-TOKEN cookie in X-XSRF-TOKEN.
+                .csrf(csrf -> csrf
+                        .csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                        .csrfTokenRequestHandler(new SinglePageAppCsrfTokens())
+                        .ignoringRequestMatchers(basic))
+                .addFilterAfter(new CsrfCookieFilter(), BasicAuthenticationFilter.class);
+        return http.build();
+    }
+
+    private static BasicAuthenticationEntryPoint basicEntryPoint() {
+        BasicAuthenticationEntryPoint entryPoint = new BasicAuthenticationEntryPoint();
+        entryPoint.setRealmName("seckill operator");
+        entryPoint.afterPropertiesSet();
+        return entryPoint;
+    }
+
+    /**
+     * The token as a JavaScript client sends it (the cookie's value in a header) or as a form does (masked in the
+     * page against BREACH), as Spring Security's reference describes for single-page applications.
+     */
+    static final class SinglePageAppCsrfTokens extends CsrfTokenRequestAttributeHandler {
+
+        private final XorCsrfTokenRequestAttributeHandler masked = new XorCsrfTokenRequestAttributeHandler();
+
+        @Override
+        public void handle(HttpServletRequest request, HttpServletResponse response, Supplier<CsrfToken> token) {
+            masked.handle(request, response, token);
+        }
+
+        @Override
+        public String resolveCsrfTokenValue(HttpServletRequest request, CsrfToken token) {
+            if (StringUtils.hasText(request.getHeader(token.getHeaderName()))) {
+                return super.resolveCsrfTokenValue(request, token);
+            }
+            return masked.resolveCsrfTokenValue(request, token);
+        }
+    }
+
+    /** Loads the deferred token, so the XSRF-TOKEN cookie is there before Hawtio's first POST. */
+    static final class CsrfCookieFilter extends OncePerRequestFilter {
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            CsrfToken token = (CsrfToken) request.getAttribute(CsrfToken.class.getName());
+            if (token != null) {
+                token.getToken();
+            }
+            chain.doFilter(request, response);
+        }
+    }
+}
