@@ -33,7 +33,8 @@ Environment (default; --quick default):
   BENCH_FLASH_BUYERS        20000; 4000
   BENCH_FLASH_CONCURRENCY   64
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
-  BENCH_JAVA_OPTS           JVM options for the service and the reference (default: those the README recommends)
+  BENCH_JAVA_OPTS           JVM options for the service and the reference (default: the pom's service.jvm-options,
+                                        which the README recommends and mvn spring-boot:run uses)
   BENCH_POSTGRES            1           0 skips the PostgreSQL leg; it needs psql and a server on 127.0.0.1:5432
   BENCH_PG_URL              jdbc:postgresql://127.0.0.1:5432/ (user postgres; a database of the run's own is made
                                         there and dropped at the end)
@@ -70,7 +71,9 @@ FLASH_STOCK=${BENCH_FLASH_STOCK:-1000}
 FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 10000)}
 FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 4000)}
 FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
-JAVA_OPTS=${BENCH_JAVA_OPTS--Xmx256m}
+# The recommended options, from the pom (service.jvm-options), as mvn spring-boot:run uses them.
+RECOMMENDED_JAVA_OPTS=$(sed -n 's:.*<service.jvm-options>\(.*\)</service.jvm-options>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")
+JAVA_OPTS=${BENCH_JAVA_OPTS-$RECOMMENDED_JAVA_OPTS}
 POSTGRES=${BENCH_POSTGRES:-1}
 PG_URL=${BENCH_PG_URL:-jdbc:postgresql://127.0.0.1:5432/}
 KEEP_DATA=${BENCH_KEEP_DATA:-0}
