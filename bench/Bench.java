@@ -64,6 +64,10 @@ import javax.management.remote.JMXServiceURL;
  *        starts the stopped writer route and times the backlog in STREAM to empty
  * jdbc   JDBC_URL USER ROWS BATCH SCHEMA_SQL INSERT_SQL VOUCHER
  *        the same rows as the backlog, raw JDBC batches (one commit each) into a fresh database
+ * pay    URL FILE EVERY
+ *        pays one in EVERY of the orders in FILE (orderId,userId lines), each as soon as it is written
+ * statuses JDBC_URL USER VOUCHER
+ *        a voucher's orders by status, its distinct live buyers and its sold count
  * verify JDBC_URL USER FLASH_VOUCHER|- FLASH_FILE|- VOUCHER=ROWS...
  *        the database against what the run accepted
  * </pre>
@@ -82,6 +86,8 @@ public class Bench {
             case "drain" -> Drain.run(rest);
             case "jdbc" -> JdbcBaseline.run(rest);
             case "verify" -> Verify.run(rest);
+            case "pay" -> Payments.run(rest);
+            case "statuses" -> Statuses.run(rest);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
@@ -183,6 +189,11 @@ final class Http implements AutoCloseable {
 
     Response postOrder(long voucherId, long userId) throws IOException {
         return exchange("POST /api/vouchers/" + voucherId + "/orders HTTP/1.1\r\nHost: " + host + ":" + port
+                + "\r\nX-User-Id: " + userId + "\r\nContent-Length: 0\r\n\r\n");
+    }
+
+    Response payOrder(String orderId, long userId) throws IOException {
+        return exchange("POST /api/orders/" + orderId + "/payment HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nX-User-Id: " + userId + "\r\nContent-Length: 0\r\n\r\n");
     }
 
@@ -659,6 +670,70 @@ final class JdbcBaseline {
             }
         }
         return sql.toString();
+    }
+}
+
+/**
+ * The winners who pay: one in EVERY of the accepted orders (FILE, orderId,userId lines), each paid as its buyer;
+ * an order not written yet (409 NOT_CREATED_YET) is paid again shortly. Prints the orders paid and those refused.
+ */
+final class Payments {
+
+    static void run(String[] args) throws Exception {
+        URI url = URI.create(args[0]);
+        List<String> accepted = Files.readAllLines(Path.of(args[1]));
+        int every = Integer.parseInt(args[2]);
+        long paid = 0;
+        long refused = 0;
+        try (Http http = new Http(url)) {
+            for (int i = 0; i < accepted.size(); i++) {
+                String[] order = accepted.get(i).split(",");
+                if (order.length != 2 || i % every != 0) {
+                    continue;
+                }
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                Http.Response response = http.payOrder(order[0], Long.parseLong(order[1]));
+                while (response.status() == 409 && response.body().contains("NOT_CREATED_YET")
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                    response = http.payOrder(order[0], Long.parseLong(order[1]));
+                }
+                if (response.status() == 200) {
+                    paid++;
+                } else {
+                    refused++;
+                }
+            }
+        }
+        Bench.print("pay_paid", paid);
+        Bench.print("pay_refused", refused);
+    }
+}
+
+/** A voucher's orders in the database: rows by status, distinct buyers of live ones, vouchers.sold. */
+final class Statuses {
+
+    static void run(String[] args) throws Exception {
+        long voucherId = Long.parseLong(args[2]);
+        try (Connection connection = DriverManager.getConnection(args[0], args[1], "")) {
+            for (String status : List.of("CREATED", "PAID", "CANCELLED")) {
+                Bench.print("status_" + status, single(connection,
+                        "SELECT COUNT(*) FROM orders WHERE voucher_id = ? AND status = '" + status + "'", voucherId));
+            }
+            Bench.print("live_buyers", single(connection, "SELECT COUNT(DISTINCT user_id) FROM orders"
+                    + " WHERE voucher_id = ? AND status IN ('CREATED', 'PAID')", voucherId));
+            Bench.print("sold", single(connection, "SELECT sold FROM vouchers WHERE id = ?", voucherId));
+        }
+    }
+
+    private static long single(Connection connection, String sql, long voucherId) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
+            query.setLong(1, voucherId);
+            try (ResultSet result = query.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
     }
 }
 

@@ -38,6 +38,8 @@ Environment (default; --quick default):
   BENCH_POSTGRES            1           0 skips the PostgreSQL leg; it needs psql and a server on 127.0.0.1:5432
   BENCH_PG_URL              jdbc:postgresql://127.0.0.1:5432/ (user postgres; a database of the run's own is made
                                         there and dropped at the end)
+  BENCH_PAYMENT_WINDOW_SECONDS 30        the payment window of the unpaid-winners leg (its crowds are a fifth of the
+                                        flash crowd, so the winners can pay in time)
   BENCH_KEEP_DATA           0           1 keeps the run's Redis and database files (deleted after a clean run)
 EOF
 }
@@ -76,6 +78,7 @@ RECOMMENDED_JAVA_OPTS=$(sed -n 's:.*<service.jvm-options>\(.*\)</service.jvm-opt
 JAVA_OPTS=${BENCH_JAVA_OPTS-$RECOMMENDED_JAVA_OPTS}
 POSTGRES=${BENCH_POSTGRES:-1}
 PG_URL=${BENCH_PG_URL:-jdbc:postgresql://127.0.0.1:5432/}
+PAYMENT_WINDOW=${BENCH_PAYMENT_WINDOW_SECONDS:-30}
 KEEP_DATA=${BENCH_KEEP_DATA:-0}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -546,6 +549,44 @@ else
   say "PostgreSQL: skipped (BENCH_POSTGRES=0, or no psql / no server on 127.0.0.1:5432)"
 fi
 
+# ================================ leg 4: winners who do not pay ===================================================
+
+# A short payment window (BENCH_PAYMENT_WINDOW_SECONDS): a flash crowd, half its winners pay, the other half's orders
+# are cancelled and their units go back on sale; a second crowd buys them; its winners do not pay, so their units
+# come back too. At the end only the paid orders are live, and the ledger balances.
+VOUCHERS=()
+start_service "$RUN/lifecycle" "$LOGS/service-lifecycle.log" --seckill.order.payment-timeout="${PAYMENT_WINDOW}s" \
+  --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
+new_voucher lifecycle "$FLASH_STOCK"
+LIFE_VOUCHER=$VOUCHER
+say "unpaid winners: a flash crowd, one winner in 2 pays within the ${PAYMENT_WINDOW}s window"
+bench flash "$BASE" "$LIFE_VOUCHER" "$((FLASH_REQUESTS / 5))" "$((FLASH_BUYERS / 5))" "$FLASH_CONCURRENCY" 7 \
+  "$WORK/lifecycle-first.csv" >"$LOGS/lifecycle-first-crowd.txt"
+bench pay "$BASE" "$WORK/lifecycle-first.csv" 2 >"$LOGS/lifecycle-pay.txt"
+LIFE_FIRST=$(val flash_accepted "$LOGS/lifecycle-first-crowd.txt")
+LIFE_PAID=$(val pay_paid "$LOGS/lifecycle-pay.txt")
+LIFE_UNPAID=$((LIFE_FIRST - LIFE_PAID))
+await_remaining() { # voucher expected
+  local deadline=$((SECONDS + PAYMENT_WINDOW + 180))
+  until [[ "$(remaining "$1")" == "$2" ]]; do
+    ((SECONDS < deadline)) || { say "remaining of voucher $1 is $(remaining "$1"), not $2"; return 0; }
+    sleep 1
+  done
+}
+await_remaining "$LIFE_VOUCHER" "$LIFE_UNPAID"
+LIFE_FREED=$(remaining "$LIFE_VOUCHER")
+say "unpaid winners: $LIFE_PAID paid, $LIFE_FREED units back on sale; a second crowd"
+bench flash "$BASE" "$LIFE_VOUCHER" "$((FLASH_REQUESTS / 5))" "$((FLASH_BUYERS / 5))" "$FLASH_CONCURRENCY" 8 \
+  "$WORK/lifecycle-second.csv" >"$LOGS/lifecycle-second-crowd.txt"
+LIFE_SECOND=$(val flash_accepted "$LOGS/lifecycle-second-crowd.txt")
+await_remaining "$LIFE_VOUCHER" "$((FLASH_STOCK - LIFE_PAID))"
+wait_stream_empty
+LIFE_REMAINING=$(remaining "$LIFE_VOUCHER")
+LIFE_DEAD=$(rcli XLEN "$STREAM:dead")
+stop_service
+bench statuses "jdbc:h2:file:$RUN/lifecycle/data/db/seckill" sa "$LIFE_VOUCHER" >"$LOGS/lifecycle-statuses.txt"
+LIFE_OUT="$LOGS/lifecycle-statuses.txt"
+
 # ================================ summary =========================================================================
 
 FAILURES=()
@@ -578,6 +619,14 @@ check "sold out: every answer 409 (other answers: $(val bench_unexpected "$SOLD_
   "$(val bench_unexpected "$SOLD_OUT_OUT") == 0"
 check "rate limits on: every answer 202 (other answers, e.g. 429: $(val bench_unexpected "$LIMITED_OUT"))" \
   "$(val bench_unexpected "$LIMITED_OUT") == 0"
+check "unpaid winners: first crowd $LIFE_FIRST accepted for a stock of $FLASH_STOCK, $LIFE_PAID paid" \
+  "$LIFE_FIRST == $FLASH_STOCK && $LIFE_PAID > 0"
+check "unpaid winners: the $LIFE_UNPAID unpaid units came back ($LIFE_FREED) and the second crowd bought exactly them ($LIFE_SECOND)" \
+  "$LIFE_FREED == $LIFE_UNPAID && $LIFE_SECOND == $LIFE_UNPAID"
+check "unpaid winners, at the end: $(val status_PAID "$LIFE_OUT") PAID, $(val status_CREATED "$LIFE_OUT") CREATED, $(val status_CANCELLED "$LIFE_OUT") CANCELLED rows; sold $(val sold "$LIFE_OUT"); remaining $LIFE_REMAINING" \
+  "$(val status_PAID "$LIFE_OUT") == $LIFE_PAID && $(val status_CREATED "$LIFE_OUT") == 0 && $(val status_CANCELLED "$LIFE_OUT") == $LIFE_FIRST + $LIFE_SECOND - $LIFE_PAID && $(val sold "$LIFE_OUT") == $LIFE_PAID && $LIFE_REMAINING == $FLASH_STOCK - $LIFE_PAID"
+check "unpaid winners: live rows + dead letters ($LIFE_DEAD) = stock − remaining; one live order per buyer ($(val live_buyers "$LIFE_OUT") buyers)" \
+  "$(val status_PAID "$LIFE_OUT") + $(val status_CREATED "$LIFE_OUT") + $LIFE_DEAD == $FLASH_STOCK - $LIFE_REMAINING && $(val live_buyers "$LIFE_OUT") == $(val status_PAID "$LIFE_OUT") + $(val status_CREATED "$LIFE_OUT")"
 if ((PG_RAN)); then
   check "PostgreSQL: every voucher of the run, rows = stock − remaining (${#PG_SOLD[@]} vouchers)" \
     "$(val verify_mismatches "$PG_VERIFY_OUT") == 0"
@@ -708,5 +757,5 @@ if ((${#FAILURES[@]})); then
   exit 1
 fi
 rm -rf "$WORK/jar" "$WORK/classes" "$WORK/reference"
-((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/pg/data" "$WORK/baseline"
+((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/pg/data" "$RUN/lifecycle/data" "$WORK/baseline"
 say "done: $SUMMARY"
