@@ -39,7 +39,7 @@ class EmbeddedRedisSupervisionIntegrationTests {
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
 
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-            Answer liveness = api.get("/actuator/health/liveness");
+            Answer liveness = api.asOperator().get("/actuator/health/liveness");
             assertThat(liveness.status()).as(liveness.body()).isEqualTo(503);
             assertThat(liveness.json().at("/components/embeddedRedis/status").asText()).isEqualTo("DOWN");
             assertThat(liveness.json().at("/components/embeddedRedis/details/error").asText())

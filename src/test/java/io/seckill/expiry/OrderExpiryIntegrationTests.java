@@ -393,7 +393,7 @@ class OrderExpiryIntegrationTests {
 
             // Past its window + max-overdue-age, with nobody cancelling it. (The stopped route alone makes
             // readiness 503 through Camel's route check; orderExpiry says why the units stay off sale.)
-            await().atMost(SETTLED).until(() -> api.get("/actuator/health/readiness").json()
+            await().atMost(SETTLED).until(() -> api.asOperator().get("/actuator/health/readiness").json()
                     .at("/components/orderExpiry/status").asText().equals("DOWN"));
             assertThat(api.get("/actuator/health/readiness").status()).isEqualTo(503);
             assertThat(api.prometheus().value("seckill_orders_overdue_oldest_age_seconds")).isGreaterThan(3);
@@ -436,7 +436,7 @@ class OrderExpiryIntegrationTests {
     private Answer awaitReady(int status) {
         Answer[] last = new Answer[1];
         await().atMost(SETTLED).until(() -> {
-            last[0] = api.get("/actuator/health/readiness");
+            last[0] = api.asOperator().get("/actuator/health/readiness");
             return last[0].status() == status;
         });
         return last[0];

@@ -110,7 +110,7 @@ class OperatorConsoleBrowserIntegrationTests {
 
     @Test
     void operatorLogsInSeesTheRoutesAndReplaysADeadLetter() throws Exception {
-        long voucherId = ThreadLocalRandom.current().nextLong(1_000_000, 2_000_000);
+        long voucherId = api.createVoucher(1);
         long orderId = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 62);
         // XADD: an order the database refuses until healed, so the writer dead-letters it
         database.failWritesOf(orderId);

@@ -31,6 +31,8 @@ public final class ServiceProcess implements AutoCloseable {
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError");
     private static final Path LOGS = Path.of("target", "service-processes").toAbsolutePath();
+    /** Every child runs with an operator login (as a real deployment would), so its metrics can be read. */
+    private static final String OPERATOR_PASSWORD = "child-operator-password";
 
     private final String name;
     private final Process process;
@@ -38,12 +40,12 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private final ApiClient api;
 
-    private ServiceProcess(String name, Process process, int port, Path log) {
+    private ServiceProcess(String name, Process process, int port, Path log, String operator, String password) {
         this.name = name;
         this.process = process;
         this.port = port;
         this.log = log;
-        this.api = new ApiClient("http://127.0.0.1:" + port);
+        this.api = new ApiClient("http://127.0.0.1:" + port, operator, password);
     }
 
     /** Starts an instance with {@link #DEFAULT_JVM_OPTIONS}; {@code server.port} is a free port unless given. */
@@ -55,6 +57,7 @@ public final class ServiceProcess implements AutoCloseable {
             List<String> jvmOptions) {
         Map<String, String> settings = new LinkedHashMap<>(properties);
         settings.computeIfAbsent("server.port", key -> Integer.toString(freePort()));
+        settings.putIfAbsent("seckill.operator.password", OPERATOR_PASSWORD);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -68,7 +71,9 @@ public final class ServiceProcess implements AutoCloseable {
             Path log = LOGS.resolve(name + ".log");
             Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
-            return new ServiceProcess(name, process, Integer.parseInt(settings.get("server.port")), log);
+            return new ServiceProcess(name, process, Integer.parseInt(settings.get("server.port")), log,
+                    settings.getOrDefault("seckill.operator.username", "operator"),
+                    settings.get("seckill.operator.password"));
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start " + name, e);
         }

@@ -120,7 +120,7 @@ class RedisForgetsIntegrationTests {
         assertThat(rows(voucher)).isEqualTo(3);
         Invariants.Ledger ledger = invariants().assertHold(voucher, 5);
         assertThat(ledger.remaining()).isEqualTo(1);
-        assertThat(api.get("/actuator/prometheus").body())
+        assertThat(api.asOperator().get("/actuator/prometheus").body())
                 .contains("seckill_dead_letters_added_total{reason=\"DUPLICATE_BUYER\"} 1.0");
     }
 
