@@ -5,13 +5,11 @@ import io.seckill.api.ProblemCode;
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
 import io.seckill.stream.ConsumerNameLease;
+import io.seckill.stream.LeaseRenewals;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -50,7 +48,7 @@ public class WorkerNumberLease implements SmartLifecycle {
     private final String token;
     private volatile int worker = -1;
     private volatile long validUntilNanos;
-    private volatile ScheduledExecutorService renewals;
+    private final LeaseRenewals renewals = new LeaseRenewals("worker-number-lease");
 
     public WorkerNumberLease(StringRedisTemplate redis, LuaScripts scripts, OrderIdProperties properties) {
         this.redis = redis;
@@ -80,27 +78,14 @@ public class WorkerNumberLease implements SmartLifecycle {
     @Override
     public synchronized void start() {
         worker = take();
-        renewals = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "worker-number-lease");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long period = ttl.toMillis() / 3;
-        renewals.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
+        renewals.start(ttl, this::renew);
     }
 
     @Override
     public synchronized void stop() {
-        if (renewals == null) {
+        if (!renewals.stop()) {
             return;
         }
-        renewals.shutdown();
-        try {
-            renewals.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        renewals = null;
         try {
             releaseScript.run(List.of(key(worker)), token);
             log.info("Order-id worker number {} given up", worker);
@@ -112,7 +97,7 @@ public class WorkerNumberLease implements SmartLifecycle {
 
     @Override
     public synchronized boolean isRunning() {
-        return renewals != null;
+        return renewals.running();
     }
 
     /** With the consumer-name lease: before the web server and Camel start, after they stop. */

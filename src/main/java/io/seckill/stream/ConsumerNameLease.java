@@ -6,8 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +58,7 @@ public class ConsumerNameLease implements SmartLifecycle {
     private final Duration ttl;
     /** pid@host (what an operator needs to find the holder) and a random part (what makes it this start's). */
     private final String token;
-    private volatile ScheduledExecutorService renewals;
+    private final LeaseRenewals renewals = new LeaseRenewals("consumer-name-lease");
     private volatile boolean lost;
 
     public ConsumerNameLease(StringRedisTemplate redis, LuaScripts scripts, RedisKeys keys, StreamProperties stream,
@@ -89,34 +87,20 @@ public class ConsumerNameLease implements SmartLifecycle {
      * the sweeper read nothing until it is true again, so two instances never read as one name.
      */
     public boolean held() {
-        return renewals != null && !lost;
+        return renewals.running() && !lost;
     }
 
     @Override
     public synchronized void start() {
         take();
-        renewals = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "consumer-name-lease");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long period = ttl.toMillis() / 3;
-        renewals.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
+        renewals.start(ttl, this::renew);
     }
 
     @Override
     public synchronized void stop() {
-        if (renewals == null) {
+        if (!renewals.stop()) {
             return;
         }
-        renewals.shutdown();
-        try {
-            // A renewal in flight finishes first, so none can follow the release.
-            renewals.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        renewals = null;
         try {
             if (releaseScript.run(List.of(key), token) == 1) {
                 log.info("Consumer name {} given up ({})", consumerName, key);
@@ -131,7 +115,7 @@ public class ConsumerNameLease implements SmartLifecycle {
 
     @Override
     public synchronized boolean isRunning() {
-        return renewals != null;
+        return renewals.running();
     }
 
     @Override
