@@ -19,7 +19,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * {@code lua/ackEntries-1.lua} through {@link AckEntriesScript}, on a stream of its own read through the
- * service's consumer group: written entries are acknowledged and deleted in one step.
+ * service's consumer group: written entries are acknowledged and leave the stream in one step, and nothing that
+ * still waits (pending with another reader, unread) leaves with them.
  */
 @SeckillIntegrationTest
 class AckEntriesScriptIntegrationTests {
@@ -69,6 +70,54 @@ class AckEntriesScriptIntegrationTests {
         assertThat(ackEntries.ack(stream, List.of(id))).isZero();
 
         assertThat(redis.opsForStream().size(stream)).isZero();
+    }
+
+    @Test
+    void entriesAcknowledgedAheadOfAnOlderPendingOneGoAndThePendingOneStays() {
+        // Two readers: A holds entries 1-2, B holds 3-4; 5 is unread. B's batch is written first.
+        List<String> ids = List.of(append("1"), append("2"), append("3"), append("4"), append("5"));
+        redis.opsForStream().createGroup(stream, ReadOffset.from("0"), properties.group());
+        read("reader-a", 2);
+        read("reader-b", 2);
+
+        assertThat(ackEntries.ack(stream, ids.subList(2, 4))).isEqualTo(2);
+
+        // A's entries still wait for their write, 5 for its first read: nothing but B's left the stream.
+        assertThat(entryIds()).containsExactly(ids.get(0), ids.get(1), ids.get(4));
+        assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(2);
+
+        // A's batch written: everything delivered is acknowledged, only the unread entry is left.
+        assertThat(ackEntries.ack(stream, ids.subList(0, 2))).isEqualTo(2);
+
+        assertThat(entryIds()).containsExactly(ids.get(4));
+        assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isZero();
+    }
+
+    @Test
+    void anEntryPendingWithACrashedReaderIsNeverRemovedWithTheNewerOnesAroundIt() {
+        // The crashed reader holds 2 (its batch never written); 1 and 3 were read and written by others.
+        List<String> ids = List.of(append("1"), append("2"), append("3"));
+        redis.opsForStream().createGroup(stream, ReadOffset.from("0"), properties.group());
+        read("reader-a", 1);
+        read("crashed", 1);
+        read("reader-b", 1);
+
+        assertThat(ackEntries.ack(stream, List.of(ids.get(0)))).isEqualTo(1);
+        assertThat(ackEntries.ack(stream, List.of(ids.get(2)))).isEqualTo(1);
+
+        assertThat(entryIds()).containsExactly(ids.get(1));
+        assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(1);
+    }
+
+    private void read(String consumer, int count) {
+        assertThat(redis.opsForStream().read(Consumer.from(properties.group(), consumer),
+                StreamReadOptions.empty().count(count), StreamOffset.create(stream, ReadOffset.lastConsumed())))
+                .hasSize(count);
+    }
+
+    private List<String> entryIds() {
+        return redis.opsForStream().range(stream, Range.unbounded()).stream()
+                .map(record -> record.getId().getValue()).toList();
     }
 
     private String append(String orderId) {
