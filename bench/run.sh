@@ -35,6 +35,7 @@ Environment (default; --quick default):
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
   BENCH_JAVA_OPTS           JVM options for the service and the reference (default: the pom's service.jvm-options,
                                         which the README recommends and mvn spring-boot:run uses)
+  MALLOC_ARENA_MAX          the pom's service.malloc-arena-max (2), as mvn spring-boot:run sets it
   BENCH_POSTGRES            1           0 skips the PostgreSQL leg; it needs psql and a server on 127.0.0.1:5432
   BENCH_PG_URL              jdbc:postgresql://127.0.0.1:5432/ (user postgres; a database of the run's own is made
                                         there and dropped at the end)
@@ -76,6 +77,9 @@ FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
 # The recommended options, from the pom (service.jvm-options), as mvn spring-boot:run uses them.
 RECOMMENDED_JAVA_OPTS=$(sed -n 's:.*<service.jvm-options>\(.*\)</service.jvm-options>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")
 JAVA_OPTS=${BENCH_JAVA_OPTS-$RECOMMENDED_JAVA_OPTS}
+# And the recommended environment (service.malloc-arena-max), for the service and the reference alike.
+MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-$(sed -n 's:.*<service.malloc-arena-max>\(.*\)</service.malloc-arena-max>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")}
+export MALLOC_ARENA_MAX
 POSTGRES=${BENCH_POSTGRES:-1}
 PG_URL=${BENCH_PG_URL:-jdbc:postgresql://127.0.0.1:5432/}
 PAYMENT_WINDOW=${BENCH_PAYMENT_WINDOW_SECONDS:-30}
@@ -673,7 +677,7 @@ SUMMARY="$RUN/summary.md"
   echo "- Machine: $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) of memory, Linux $(uname -r)."
   echo "- Software: $(java -version 2>&1 | head -n 1); embedded redis-server $REDIS_VERSION; PostgreSQL $PG_VERSION; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); $(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)."
   echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
-  echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
+  echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
   echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
   echo "  steady load $E2E_SECONDS s; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
   echo
