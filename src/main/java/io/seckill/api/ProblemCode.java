@@ -3,6 +3,9 @@ package io.seckill.api;
 /** The machine-readable codes of the contract's problem+json answers, each with its HTTP status and title. */
 public enum ProblemCode {
     BAD_REQUEST(400, "Bad request"),
+    /** The operator's endpoints without (the right) login. */
+    UNAUTHORIZED(401, "Unauthorized"),
+    FORBIDDEN(403, "Forbidden"),
     VOUCHER_NOT_FOUND(404, "Voucher not found"),
     ORDER_NOT_FOUND(404, "Order not found"),
     NOT_FOUND(404, "Not found"),
@@ -25,7 +28,7 @@ public enum ProblemCode {
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */
     private static final ProblemCode[] GENERIC = {
-        BAD_REQUEST, NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE,
+        BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE,
         RATE_LIMITED, INTERNAL_ERROR, UNAVAILABLE
     };
 

@@ -54,6 +54,7 @@ class OperatorAccessIntegrationTests {
             Answer answer = api.get(locked);
             assertThat(answer.status()).as(locked).isEqualTo(401);
             assertThat(answer.header("WWW-Authenticate")).as(locked).startsWith("Basic");
+            assertThat(answer.code()).as(locked).isEqualTo("UNAUTHORIZED");
         }
         Answer readiness = api.get("/actuator/health/readiness");
         assertThat(readiness.status()).isEqualTo(200);
