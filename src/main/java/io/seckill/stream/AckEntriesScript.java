@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Component;
 
-/** XACK and XDEL of entries whose orders are written ({@code lua/ackEntries-1.lua}). */
+/** XACK of entries whose orders are written, and their removal from the stream ({@code lua/ackEntries-1.lua}). */
 @Component
 public class AckEntriesScript {
 
