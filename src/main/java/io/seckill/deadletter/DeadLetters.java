@@ -158,13 +158,38 @@ public class DeadLetters {
         if (letter.isEmpty()) {
             return false;
         }
+        String deadStream = letter.get().deadStream();
+        // XRANGE key id id: whose order it was, read before it goes
+        List<MapRecord<String, Object, Object>> entry = redis.opsForStream().range(deadStream,
+                Range.closed(letter.get().streamId(), letter.get().streamId()));
         // XDEL key id
-        Long deleted = redis.opsForStream().delete(letter.get().deadStream(), RecordId.of(letter.get().streamId()));
+        Long deleted = redis.opsForStream().delete(deadStream, RecordId.of(letter.get().streamId()));
         if (deleted == null || deleted == 0) {
             return false;
         }
+        if (entry != null && !entry.isEmpty()) {
+            forgetUnpaid(deadStream, entry.get(0).getValue());
+        }
         log.warn("Dead letter {} discarded by an operator", deadLetterId);
         return true;
+    }
+
+    /**
+     * A discarded order will never be written, so it can never be paid or cancelled: its place among the due orders
+     * (put there when it was accepted) goes with it. Kept, it was taken up for cancellation, found unwritten and
+     * put back every few seconds, for ever.
+     */
+    private void forgetUnpaid(String deadStream, Map<Object, Object> fields) {
+        Object orderId = fields.get("orderId");
+        Object userId = fields.get("userId");
+        if (orderId == null || userId == null) {
+            return;
+        }
+        String orders = keys.orderStreams().get(keys.deadLetterStreams().indexOf(deadStream));
+        String member = orderId + ":" + userId;
+        // ZREM seckill:{sN}:orders:due <orderId>:<userId>, and the same of …:cancelling
+        redis.opsForZSet().remove(keys.dueOrdersOf(orders), member);
+        redis.opsForZSet().remove(keys.cancellingOrdersOf(orders), member);
     }
 
     /** The id an operator sees: the shard, then the id within its dead-letter stream. */

@@ -140,6 +140,23 @@ class DeadLetterConsoleIntegrationTests {
     }
 
     @Test
+    void aDiscardedOrderLeavesTheDueOrders() throws Exception {
+        long orderId = deadLetterOf(order(nextOrderId(), api.createVoucher(1), 7));
+        // As the admission script scheduled it: ZADD seckill:{s0}:orders:due <payBefore> <orderId>:<userId>
+        String due = OrderStreams.ORDERS + ":due";
+        String member = orderId + ":7";
+        redis.opsForZSet().add(due, member, System.currentTimeMillis() + 900_000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> count() == 1 && streams.quiet());
+
+        assertThat(invoke("discard", (String) list(1)[0].get("id"))).isEqualTo(true);
+
+        // Never written, so never payable nor cancellable: nothing left for the expiry to put back again and again.
+        assertThat(redis.opsForZSet().score(due, member)).isNull();
+        assertThat(redis.opsForZSet().score(OrderStreams.ORDERS + ":cancelling", member)).isNull();
+        assertThat(rowsOfOrder(orderId)).isZero();
+    }
+
+    @Test
     void camelsOwnMBeansStayOn() throws Exception {
         assertThat(jmx.queryNames(new ObjectName("org.apache.camel:type=routes,*"), null)).isNotEmpty();
     }
