@@ -2,17 +2,9 @@ package io.seckill.ratelimit;
 
 import io.seckill.api.ApiException;
 import io.seckill.api.ProblemCode;
+import io.seckill.lua.AsyncScripts;
 import io.seckill.stream.RedisKeys;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
-import io.lettuce.core.RedisCommandTimeoutException;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.RedisSystemException;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,21 +23,20 @@ public class RateLimits {
 
     private final Limiter perBuyer;
     private final Limiter perAddress;
-    private final Duration timeout;
-    private final LettuceExceptionConverter redisExceptions = new LettuceExceptionConverter();
+    private final AsyncScripts scripts;
 
-    public RateLimits(RateLimitProperties properties, TokenBuckets buckets, RedisKeys keys, RedisProperties redis) {
+    public RateLimits(RateLimitProperties properties, TokenBuckets buckets, RedisKeys keys, AsyncScripts scripts) {
         this.perBuyer = new Limiter("buyer", properties.perBuyer(), buckets, keys);
         this.perAddress = new Limiter("address", properties.perAddress(), buckets, keys);
-        this.timeout = redis.getTimeout() != null ? redis.getTimeout() : Duration.ofSeconds(60);
+        this.scripts = scripts;
     }
 
     public void check(long buyer, String clientAddress) {
         String buyerId = Long.toString(buyer);
         CompletableFuture<Long> buyerTaken = perBuyer.take(buyerId);
         CompletableFuture<Long> addressTaken = perAddress.take(clientAddress);
-        long buyerWait = await(buyerTaken);
-        long addressWait = await(addressTaken);
+        long buyerWait = scripts.await(buyerTaken);
+        long addressWait = scripts.await(addressTaken);
         if (buyerWait > 0) {
             if (addressWait == 0) {
                 perAddress.giveBack(clientAddress);
@@ -54,28 +45,6 @@ public class RateLimits {
         }
         if (addressWait > 0) {
             throw perAddress.refusal("client address " + clientAddress, addressWait);
-        }
-    }
-
-    /** A Redis failure surfaces as Spring's exception for it, as from the template the other scripts run on. */
-    private long await(CompletableFuture<Long> taken) {
-        try {
-            return taken.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = TokenBuckets.unwrap(e.getCause());
-            DataAccessException translated = cause instanceof Exception exception
-                    ? redisExceptions.convert(exception) : null;
-            if (translated != null) {
-                throw translated;
-            }
-            // Such as the IOException of a connection that broke under the command: still Redis's failure.
-            throw new RedisSystemException("A rate-limit check failed: " + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw redisExceptions.convert(new RedisCommandTimeoutException(
-                    "Redis did not answer a rate-limit check within " + timeout));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while checking a rate limit", e);
         }
     }
 

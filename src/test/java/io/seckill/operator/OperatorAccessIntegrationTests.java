@@ -72,6 +72,18 @@ class OperatorAccessIntegrationTests {
     }
 
     @Test
+    void aManagementUrlInDisguiseStillNeedsTheLogin() {
+        // Spring Security's filter is mapped to the management URLs only (the API skips it): spellings that reach
+        // the same endpoint through Tomcat's and Spring MVC's path normalisation must meet it too.
+        for (String path : List.of("/actuator/prometheus/", "/actuator;x=1/prometheus", "//actuator/prometheus",
+                "/actuator/./prometheus", "/api/../actuator/prometheus", "/actuator/%70rometheus")) {
+            Answer answer = api.get(path);
+            assertThat(answer.status()).as(path).isIn(400, 401, 404);
+            assertThat(answer.body()).as(path).doesNotContain("seckill_dead_letters");
+        }
+    }
+
+    @Test
     void aBrowserIsSentToTheLoginForm() {
         Answer answer = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/actuator/hawtio/"))
                 .header("Accept", "text/html,application/xhtml+xml").GET());

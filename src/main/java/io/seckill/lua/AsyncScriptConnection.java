@@ -1,4 +1,4 @@
-package io.seckill.ratelimit;
+package io.seckill.lua;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -9,16 +9,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The connection behind {@link TokenBuckets}: Lettuce's asynchronous API on a connection of its own, opened from
- * the client Spring Data Redis built (standalone or cluster alike, with its options), so the buyer's and the
- * address's bucket scripts go out together and cost one round trip, not two.
+ * The connection behind {@link AsyncScripts}: Lettuce's asynchronous API on a connection of its own, opened from
+ * the client Spring Data Redis built (standalone or cluster alike, with its options).
  */
 @Configuration(proxyBeanMethods = false)
-class RateLimitConfiguration {
+class AsyncScriptConnection {
 
     /** Not closed here: Spring stops the connection factory first, and its client's shutdown closes this too. */
     @Bean(destroyMethod = "")
-    RedisClusterAsyncCommands<String, String> rateLimitCommands(LettuceConnectionFactory connectionFactory) {
+    RedisClusterAsyncCommands<String, String> asyncScriptCommands(LettuceConnectionFactory connectionFactory) {
         AbstractRedisClient client = connectionFactory.getRequiredNativeClient();
         if (client instanceof RedisClusterClient cluster) {
             return cluster.connect().async();
