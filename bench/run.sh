@@ -15,7 +15,8 @@ usage() {
 usage: bench/run.sh [--quick] [--no-build]
 
 Environment (default; --quick default):
-  BENCH_WARMUP_SECONDS      40; 10      wrk load before any measurement (JIT warm-up)
+  BENCH_WARMUP_SECONDS      150; 10     wrk load before the first measurement of the service and of the reference
+                                        (JIT warm-up: on 2 busy cores C2 is still compiling the request path after 60 s)
   BENCH_INTAKE_SECONDS      30; 5       wrk run per connection count
   BENCH_CONNECTIONS         "16 64 256"; "16 64"
   BENCH_WRK_THREADS         2
@@ -57,7 +58,7 @@ for arg in "$@"; do
 done
 
 pick() { if ((quick)); then echo "$2"; else echo "$1"; fi; }
-WARMUP_SECONDS=${BENCH_WARMUP_SECONDS:-$(pick 40 10)}
+WARMUP_SECONDS=${BENCH_WARMUP_SECONDS:-$(pick 150 10)}
 INTAKE_SECONDS=${BENCH_INTAKE_SECONDS:-$(pick 30 5)}
 CONNECTIONS=${BENCH_CONNECTIONS:-$(pick "16 64 256" "16 64")}
 WRK_THREADS=${BENCH_WRK_THREADS:-2}
@@ -327,11 +328,19 @@ drain_run() { # label results
   say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
 }
 
+# LATENCY LATEST as one line: "event max ms, ..." (events of 10 ms or more since the reset).
+redis_stalls() {
+  echo "redis_stalls=$(rcli LATENCY LATEST | paste - - - - | awk '{ printf "%s%s %d ms", sep, $1, $4; sep = ", " }')"
+}
 steady_run() { # label results
   say "steady load ($1): $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
+  # Redis's own record of the events that stalled it (an fsync of the append-only file, a slow command).
+  rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
+  rcli LATENCY RESET >/dev/null
   bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
     "$E2E_CONNECTIONS" >"$2"
+  redis_stalls >>"$2"
   service_alive
   say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
@@ -465,6 +474,11 @@ E2E_RATE=${E2E_RATE:-$((BEST_RATE / 2))}
 ((E2E_RATE > 0)) || die "no intake rate measured to halve"
 E2E_OUT="$LOGS/steady-load-h2.txt"
 steady_run h2 "$E2E_OUT"
+# The same load with the other fsync policy: what of the POST latency is the disk's.
+E2E_FSYNC_OUT="$LOGS/steady-load-h2-$FSYNC_OTHER.txt"
+rcli CONFIG SET appendfsync "$FSYNC_OTHER" >/dev/null
+steady_run "h2, appendfsync $FSYNC_OTHER" "$E2E_FSYNC_OUT"
+rcli CONFIG SET appendfsync "$FSYNC_DEFAULT" >/dev/null
 
 new_voucher flash "$FLASH_STOCK"
 FLASH_VOUCHER=$VOUCHER
@@ -653,6 +667,7 @@ fi
 DRAIN_RATE=$(val drain_rate "$DRAIN_OUT")
 JDBC_RATE=$(val jdbc_rate "$JDBC_OUT")
 POST_P99=$(val post_p99 "$E2E_OUT")
+POST_FSYNC_P99=$(val post_p99 "$E2E_FSYNC_OUT")
 E2E_P99=$(val e2e_p99 "$E2E_OUT")
 RSS_MAX=$((RSS_INTAKE > RSS_DRAIN ? RSS_INTAKE : RSS_DRAIN))
 RSS_MAX=$((RSS_LIMITED > RSS_MAX ? RSS_LIMITED : RSS_MAX))
@@ -691,6 +706,7 @@ SUMMARY="$RUN/summary.md"
   echo "| sold-out refusals/s (every answer 409 SOLD_OUT; $BEST_CONNECTIONS connections) | $(group "$SOLD_OUT_RATE") | $(group "$BEST_RATE") (accepted/s) | $SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$SOLD_OUT_RATIO" 100) |"
   echo "| intake with appendfsync $FSYNC_OTHER instead of $FSYNC_DEFAULT ($BEST_CONNECTIONS connections) | $(group "$FSYNC_OTHER_RATE") | $(group "$BEST_RATE") ($FSYNC_DEFAULT) | $FSYNC_RATIO % | (what the policy costs) | |"
   echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | | | < 20 ms | $(below "$POST_P99" 20) |"
+  echo "| POST latency p99 at half load with appendfsync $FSYNC_OTHER | $POST_FSYNC_P99 ms | | | (what the policy costs) | |"
   echo "| drain into H2, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(at_least "$DRAIN_RATIO" 80) |"
   echo "| drain into PostgreSQL, orders written/s | $(group "$PG_DRAIN_RATE") | $(group "$PG_JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each) | $PG_DRAIN_RATIO % | ≥ 80 % | $(at_least "$PG_DRAIN_RATIO" 80) |"
   echo "| 202 → row p99 at half load, H2 / PostgreSQL | $E2E_P99 / $PG_E2E_P99 ms | | | < 100 ms | $(below "$E2E_P99" 100) / $(below "$PG_E2E_P99" 100) |"
@@ -726,10 +742,18 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "| database | asked/s | sent/s | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for pair in "H2:$E2E_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
+  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
     file=${pair#*:}
     [[ -n "$file" && -f "$file" ]] || continue
     echo "| ${pair%%:*} | $(group "$E2E_RATE") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
+  done
+  echo
+  echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
+  echo
+  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
+    file=${pair#*:}
+    [[ -n "$file" && -f "$file" ]] || continue
+    echo "- ${pair%%:*}: $(val redis_stalls "$file" | sed 's/^$/none/')"
   done
   echo
   echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
