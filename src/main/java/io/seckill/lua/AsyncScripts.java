@@ -39,10 +39,7 @@ public class AsyncScripts {
 
     /** Sends the script; the reply is an integer. */
     public CompletableFuture<Long> start(LuaScript<Long> script, List<String> keys, String... args) {
-        if (keys.size() != script.keyCount()) {
-            throw new IllegalArgumentException(script.name() + " takes " + script.keyCount() + " keys, got "
-                    + keys.size());
-        }
+        script.requireKeys(keys);
         RedisScript<Long> lua = script.script();
         String[] keyArray = keys.toArray(String[]::new);
         return redis.<Long>evalsha(lua.getSha1(), ScriptOutputType.INTEGER, keyArray, args).toCompletableFuture()

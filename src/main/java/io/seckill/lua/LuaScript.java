@@ -14,9 +14,14 @@ import org.springframework.data.redis.core.script.RedisScript;
 public record LuaScript<T>(String name, int keyCount, RedisScript<T> script, StringRedisTemplate redis) {
 
     public T run(List<String> keys, Object... args) {
+        requireKeys(keys);
+        return redis.execute(script, keys, args);
+    }
+
+    /** Fails a call with as many keys as the file name does not say. */
+    public void requireKeys(List<String> keys) {
         if (keys.size() != keyCount) {
             throw new IllegalArgumentException(name + " takes " + keyCount + " keys, got " + keys.size());
         }
-        return redis.execute(script, keys, args);
     }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.RedisCallback;
 
 /** Each outcome of {@code POST /api/vouchers/{id}/orders}, as the contract names it. */
 @SeckillIntegrationTest
@@ -54,6 +55,21 @@ class OrderApiIntegrationTests {
             assertThat(order.json().get("userId").asLong()).isEqualTo(7);
         });
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(4);
+    }
+
+    @Test
+    void anOrderAfterRedisForgotItsScriptsIsAccepted() {
+        // As after a restart of Redis: EVALSHA answers NOSCRIPT, and the admission falls back to EVAL.
+        long voucher = api.createVoucher(2);
+        stores.redis().execute((RedisCallback<String>) connection -> {
+            connection.scriptingCommands().scriptFlush(); // SCRIPT FLUSH
+            return null;
+        });
+
+        Answer accepted = api.order(voucher, 3);
+
+        assertThat(accepted.status()).isEqualTo(202);
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
     }
 
     @Test
