@@ -116,10 +116,15 @@ REFERENCE_PID=
 CHILD_PID=
 PG_DATABASES=()
 # The admission script, as the service runs it; the bench's own uses of it (limit, backlog) pass the same keys.
-ADMIT_SCRIPT="$ROOT/lua/admitOrder-4.lua"
-admit_keys() { echo "seckill:{s0}:voucher:$1 seckill:{s0}:buyers:$1 $STREAM $STREAM:due"; }
-# The script's ARGV after orderId, voucherId, userId: the payment window in ms (the service's default, 15 min).
+ADMIT_SCRIPT="$ROOT/lua/admitOrder-6.lua"
+admit_keys() {
+  echo "seckill:{s0}:voucher:$1 seckill:{s0}:buyers:$1 $STREAM $STREAM:due seckill:{s0}:rate-limit:buyer:bench" \
+    "seckill:{s0}:rate-limit:address:bench"
+}
+# The script's ARGV after orderId, voucherId, userId: the payment window in ms (the service's default, 15 min), then
+# both rate limits off (ARGV[5] to ARGV[9]), as in the service's limits-off runs.
 PAYMENT_TIMEOUT_MILLIS=900000
+NO_LIMITS=(0 0 0 0 0)
 
 say() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 # The value of KEY=... in a results file.
@@ -314,13 +319,16 @@ drain_run() { # label results
   sha=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
   # shellcheck disable=SC2046
   awk -v n="$DRAIN_ORDERS" -v sha="$sha" -v v="$DRAIN_VOUCHER" -v keys="$(admit_keys "$DRAIN_VOUCHER")" \
-    -v window="$PAYMENT_TIMEOUT_MILLIS" '
+    -v window="$PAYMENT_TIMEOUT_MILLIS" -v limits="${NO_LIMITS[*]}" '
     function bulk(s) { return "$" length(s) "\r\n" s "\r\n" }
     BEGIN {
       k = split(keys, key, " ")
-      head = "*" (3 + k + 4) "\r\n" bulk("EVALSHA") bulk(sha) bulk(k)
+      l = split(limits, limit, " ")
+      head = "*" (3 + k + 4 + l) "\r\n" bulk("EVALSHA") bulk(sha) bulk(k)
       for (j = 1; j <= k; j++) head = head bulk(key[j])
-      for (i = 1; i <= n; i++) printf "%s%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i), bulk(window)
+      tail = bulk(window)
+      for (j = 1; j <= l; j++) tail = tail bulk(limit[j])
+      for (i = 1; i <= n; i++) printf "%s%s%s%s%s", head, bulk("8" sprintf("%018d", i)), bulk(v), bulk(i), tail
     }' | rcli --pipe >"$LOGS/backlog-$1.txt"
   reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
   say "drain ($1): starting the writer on $(rcli XLEN "$STREAM") entries"
@@ -447,12 +455,13 @@ say "waiting for the writer to catch up"
 wait_stream_empty
 SHA=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
 # Keys of their own (bench:limit:*), so the writer never sees these orders; the script's work is the same.
-read -r -a LIMIT_KEYS <<<"$(admit_keys limit | sed 's/seckill:{s0}:\([a-z]*\):limit/bench:limit:\1/g; s/seckill:{s0}:orders/bench:limit:orders/')"
+read -r -a LIMIT_KEYS <<<"$(admit_keys limit | sed 's/seckill:{s0}:\([a-z]*\):limit/bench:limit:\1/g; s/seckill:{s0}:/bench:limit:/g')"
 limit_run() { # pipeline results
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   rcli HSET "${LIMIT_KEYS[0]}" stock 1000000000 beginAt 0 >/dev/null
   track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
-    EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ "$PAYMENT_TIMEOUT_MILLIS" >"$2"
+    EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ "$PAYMENT_TIMEOUT_MILLIS" \
+    "${NO_LIMITS[@]}" >"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
 }
 csv_field() { tail -n 1 "$2" | awk -F'","' -v f="$1" '{ gsub(/"/, "", $f); print $f }'; }

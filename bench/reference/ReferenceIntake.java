@@ -23,7 +23,8 @@ import org.springframework.web.bind.annotation.RestController;
  * The yardstick for the intake (bench/README.md): what a team would write by hand instead of the service. One plain
  * Spring MVC controller runs the service's own admission script (the file given as --reference.script) through
  * StringRedisTemplate against the same Redis and the same keys, and answers 202 with the same JSON or 409 with the
- * refusal's code. No rate limits, no metrics, no validation beyond Spring's type conversion: the framework's floor.
+ * refusal's code. No rate limits (the script's limits are off, as in the service's limits-off run), no metrics, no
+ * validation beyond Spring's type conversion: the framework's floor.
  * Not part of the service; bench/run.sh compiles it against the service jar's own libraries.
  */
 @SpringBootApplication
@@ -31,12 +32,15 @@ import org.springframework.web.bind.annotation.RestController;
 public class ReferenceIntake {
 
     private static final Pattern KEY_COUNT = Pattern.compile("-(\\d+)\\.lua$");
+    private static final int KEYS = 6;
+    /** ARGV[5] to ARGV[9]: both rate limits off. */
+    private static final String NO_LIMIT = "0";
     private static final List<String> REFUSALS =
             List.of("ACCEPTED", "VOUCHER_NOT_FOUND", "NOT_STARTED", "ENDED", "SOLD_OUT", "ALREADY_ORDERED");
 
     private final StringRedisTemplate redis;
-    private final DefaultRedisScript<Long> admitOrder;
-    private final int keyCount;
+    @SuppressWarnings("rawtypes")
+    private final DefaultRedisScript<List> admitOrder;
     private final String paymentTimeoutMillis;
     // Far from the service's Snowflake ids and from run.sh's backlog ids, so the rows never collide.
     private final AtomicLong orderIds = new AtomicLong(7_000_000_000_000_000_000L);
@@ -49,8 +53,10 @@ public class ReferenceIntake {
         if (!keys.find()) {
             throw new IllegalArgumentException("no key count in the script's name: " + script);
         }
-        this.keyCount = Integer.parseInt(keys.group(1));
-        this.admitOrder = new DefaultRedisScript<>(Files.readString(script), Long.class);
+        if (Integer.parseInt(keys.group(1)) != KEYS) {
+            throw new IllegalArgumentException("the reference passes " + KEYS + " keys, not " + keys.group(1));
+        }
+        this.admitOrder = new DefaultRedisScript<>(Files.readString(script), List.class);
         this.paymentTimeoutMillis = environment.getProperty("reference.payment-timeout-millis", "900000");
     }
 
@@ -62,8 +68,9 @@ public class ReferenceIntake {
     public ResponseEntity<Map<String, Object>> order(@PathVariable("voucherId") long voucherId,
             @RequestHeader("X-User-Id") long userId) {
         long orderId = orderIds.incrementAndGet();
-        Long outcome = redis.execute(admitOrder, keys(voucherId), String.valueOf(orderId), String.valueOf(voucherId),
-                String.valueOf(userId), paymentTimeoutMillis);
+        List<?> answer = redis.execute(admitOrder, keys(voucherId), String.valueOf(orderId), String.valueOf(voucherId),
+                String.valueOf(userId), paymentTimeoutMillis, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT);
+        Long outcome = answer == null || answer.isEmpty() ? null : (Long) answer.get(0);
         if (outcome != null && outcome == 0) {
             return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("orderId", String.valueOf(orderId),
                     "voucherId", voucherId, "userId", userId, "status", "QUEUED"));
@@ -73,9 +80,9 @@ public class ReferenceIntake {
     }
 
     /** The contract's keys of one voucher on shard 0, in the order of the script's KEYS. */
-    private List<String> keys(long voucherId) {
-        List<String> all = List.of("seckill:{s0}:voucher:" + voucherId, "seckill:{s0}:buyers:" + voucherId,
-                "seckill:{s0}:orders", "seckill:{s0}:orders:due");
-        return all.subList(0, keyCount);
+    private static List<String> keys(long voucherId) {
+        return List.of("seckill:{s0}:voucher:" + voucherId, "seckill:{s0}:buyers:" + voucherId,
+                "seckill:{s0}:orders", "seckill:{s0}:orders:due", "seckill:{s0}:rate-limit:buyer:reference",
+                "seckill:{s0}:rate-limit:address:reference");
     }
 }

@@ -85,7 +85,7 @@ class MultiInstanceCrashIntegrationTests {
         long earlierSale = survivor.api().createVoucher(BACKLOG);
 
         // The writers wait while the orders come in, as behind a slow database: the crowd's orders queue in the
-        // stream behind a backlog accepted a moment earlier (EVALSHA admitOrder-4, pipelined).
+        // stream behind a backlog accepted a moment earlier (EVALSHA admitOrder-6, pipelined).
         List<Long> earlierOrders;
         List<Outcome> outcomes;
         try (RouteControl victimRoutes = RouteControl.attach(victim);

@@ -14,16 +14,18 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * Runs the scripts of an order request (the rate-limit buckets, the admission) on Lettuce's asynchronous API:
- * a caller can send several before waiting for any, and none pays for Spring's template, which wraps the connection
- * of every call in a new proxy (a measurable share of the intake's CPU). EVALSHA falls back to EVAL when Redis no
- * longer has the script (a restart, SCRIPT FLUSH), as the template does; a failure surfaces as Spring's exception
- * for it, as from the template the other scripts run on.
+ * Runs the script of an order request (the admission, its rate limits included) on Lettuce's asynchronous API, on a
+ * connection of its own: no call pays for Spring's template, which wraps the connection of every call in a new
+ * proxy (a measurable share of the intake's CPU), and every request thread's command shares one pipelined
+ * connection. EVALSHA falls back to EVAL when Redis no longer has the script (a restart, SCRIPT FLUSH), as the
+ * template does; a failure surfaces as Spring's exception for it, as from the template the other scripts run on.
  */
 @Component
 public class AsyncScripts {
@@ -37,20 +39,20 @@ public class AsyncScripts {
         this.timeout = properties.getTimeout() != null ? properties.getTimeout() : Duration.ofSeconds(60);
     }
 
-    /** Sends the script; the reply is an integer. */
-    public CompletableFuture<Long> start(LuaScript<Long> script, List<String> keys, String... args) {
+    /** Sends the script; its reply is read as the script's result type says (a number, a list). */
+    public <T> CompletableFuture<T> start(LuaScript<T> script, List<String> keys, String... args) {
         script.requireKeys(keys);
-        RedisScript<Long> lua = script.script();
+        RedisScript<T> lua = script.script();
+        ScriptOutputType output = LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType()));
         String[] keyArray = keys.toArray(String[]::new);
-        return redis.<Long>evalsha(lua.getSha1(), ScriptOutputType.INTEGER, keyArray, args).toCompletableFuture()
+        return redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture()
                 .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                        ? redis.<Long>eval(lua.getScriptAsString(), ScriptOutputType.INTEGER, keyArray, args)
-                                .toCompletableFuture()
+                        ? redis.<T>eval(lua.getScriptAsString(), output, keyArray, args).toCompletableFuture()
                         : CompletableFuture.failedFuture(unwrap(failure)));
     }
 
     /** Waits at most the client's command timeout for a reply of {@link #start}. */
-    public long await(CompletableFuture<Long> reply) {
+    public <T> T await(CompletableFuture<T> reply) {
         try {
             return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {

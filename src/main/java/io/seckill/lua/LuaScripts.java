@@ -28,7 +28,7 @@ public class LuaScripts {
         this.redis = redis;
     }
 
-    /** @param fileName for example {@code admitOrder-4.lua} */
+    /** @param fileName for example {@code admitOrder-6.lua} */
     public <T> LuaScript<T> load(String fileName, Class<T> resultType) {
         Matcher name = FILE_NAME.matcher(fileName);
         if (!name.matches()) {

@@ -11,7 +11,10 @@ public enum AdmissionOutcome {
     SOLD_OUT(ProblemCode.SOLD_OUT, "Voucher %d is sold out"),
     ALREADY_ORDERED(ProblemCode.ALREADY_ORDERED, "This buyer already has an order for voucher %d"),
     REBUILDING(ProblemCode.VOUCHER_REBUILDING,
-            "The sale state of voucher %d is being rebuilt after Redis lost some of it; try again shortly");
+            "The sale state of voucher %d is being rebuilt after Redis lost some of it; try again shortly"),
+    /** Its detail names the buyer and the wait: {@link io.seckill.ratelimit.RateLimits}. */
+    BUYER_RATE_LIMITED(ProblemCode.RATE_LIMITED, null),
+    ADDRESS_RATE_LIMITED(ProblemCode.RATE_LIMITED, null);
 
     private final ProblemCode problem;
     private final String detail;
@@ -21,11 +24,11 @@ public enum AdmissionOutcome {
         this.detail = detail;
     }
 
-    static AdmissionOutcome ofScriptCode(Long code) {
-        if (code == null || code < 0 || code >= values().length) {
-            throw new IllegalStateException("admitOrder-4.lua answered " + code);
+    static AdmissionOutcome ofScriptCode(Object code) {
+        if (!(code instanceof Long number) || number < 0 || number >= values().length) {
+            throw new IllegalStateException("admitOrder-6.lua answered " + code);
         }
-        return values()[code.intValue()];
+        return values()[number.intValue()];
     }
 
     public ProblemCode problem() {

@@ -3,36 +3,46 @@ package io.seckill.order;
 import io.seckill.api.AdmissionMetrics;
 import io.seckill.api.ApiException;
 import io.seckill.api.ProblemCode;
+import io.seckill.ratelimit.RateLimits;
 import io.seckill.voucher.RedisStateCheck;
 import io.seckill.voucher.RedisStateProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * Admits one buyer's order for one voucher: runs the admission script, names the outcome and counts an acceptance
- * (refusals are counted where they are answered, {@link AdmissionMetrics}). The ids were checked by the route
- * (io.seckill.api.RequestIds) before any rate limit or script.
+ * Admits one buyer's order for one voucher: runs the admission script (rate limits included), names the outcome and
+ * counts an acceptance (refusals are counted where they are answered, {@link AdmissionMetrics}). The ids were
+ * checked by the route (io.seckill.api.RequestIds) before the script.
  */
 @Component("orderAdmission")
 public class OrderAdmission {
 
     private final OrderIdGenerator orderIds;
     private final AdmitOrderScript admitOrder;
+    private final RateLimits rateLimits;
     private final AdmissionMetrics metrics;
     private final RedisStateCheck redisState;
     private final long rebuildingRetryAfterSeconds;
 
-    public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, AdmissionMetrics metrics,
-            RedisStateCheck redisState, RedisStateProperties redisStateProperties) {
+    public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, RateLimits rateLimits,
+            AdmissionMetrics metrics, RedisStateCheck redisState, RedisStateProperties redisStateProperties) {
         this.orderIds = orderIds;
         this.admitOrder = admitOrder;
+        this.rateLimits = rateLimits;
         this.metrics = metrics;
         this.redisState = redisState;
         this.rebuildingRetryAfterSeconds = Math.max(1, redisStateProperties.retryAfter().toSeconds());
     }
 
-    public OrderAccepted admit(long voucherId, long userId) {
+    public OrderAccepted admit(long voucherId, long userId, String clientAddress) {
         long orderId = orderIds.next();
-        AdmissionOutcome outcome = admitOrder.admit(voucherId, userId, orderId);
+        AdmitOrderScript.Answer answer = admitOrder.admit(voucherId, userId, orderId, clientAddress);
+        AdmissionOutcome outcome = answer.outcome();
+        if (outcome == AdmissionOutcome.BUYER_RATE_LIMITED) {
+            throw rateLimits.buyerRefusal(userId, answer.waitMicros());
+        }
+        if (outcome == AdmissionOutcome.ADDRESS_RATE_LIMITED) {
+            throw rateLimits.addressRefusal(clientAddress, answer.waitMicros());
+        }
         // A voucher unknown to a shard that lost its marker may be one Redis forgot: the next check rebuilds it.
         if (outcome == AdmissionOutcome.REBUILDING
                 || outcome == AdmissionOutcome.VOUCHER_NOT_FOUND && redisState.forgotten(voucherId)) {

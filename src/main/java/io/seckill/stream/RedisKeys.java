@@ -88,9 +88,12 @@ public class RedisKeys {
         return PREFIX + "consumers:" + group + ":" + consumerName;
     }
 
-    /** A rate-limit bucket, with a hash tag of its own so buckets spread over a cluster's slots. */
-    public String rateLimit(String kind, String subject) {
-        return PREFIX + "rate-limit:{" + kind + ":" + subject + "}";
+    /**
+     * A rate-limit bucket on the voucher's shard, so the admission script takes its tokens in the same step (one
+     * round trip, one slot on a cluster).
+     */
+    public String rateLimit(long voucherId, String kind, String subject) {
+        return tag(voucherId) + ":rate-limit:" + kind + ":" + subject;
     }
 
     private String tag(long voucherId) {

@@ -18,8 +18,9 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * {@code lua/admitOrder-4.lua} on its own against the embedded Redis, on keys of its own (a fresh prefix per
- * test): each return code, what acceptance writes, and that a rejection writes nothing.
+ * {@code lua/admitOrder-6.lua} on its own against the embedded Redis, on keys of its own (a fresh prefix per
+ * test): each return code, what acceptance writes, that a rejection writes nothing, and the rate-limit buckets it
+ * takes its tokens from. The limits' rate is slow (one token an hour) so that no token comes back during a test.
  */
 @SeckillIntegrationTest
 class AdmitOrderScriptIntegrationTests {
@@ -36,6 +37,14 @@ class AdmitOrderScriptIntegrationTests {
     private static final long ENDED = 3;
     private static final long SOLD_OUT = 4;
     private static final long ALREADY_ORDERED = 5;
+    private static final long BUYER_RATE_LIMITED = 7;
+    private static final long ADDRESS_RATE_LIMITED = 8;
+
+    private static final String ADDRESS = "198.51.100.7";
+    private static final long MICROS_PER_TOKEN = 3_600_000_000L;
+    private static final long KEEP_MILLIS = 10_000;
+    /** Tokens of a full bucket, per kind; {@link #NO_LIMIT} switches a kind off. */
+    private static final long NO_LIMIT = 0;
 
     @Autowired
     LuaScripts scripts;
@@ -46,16 +55,19 @@ class AdmitOrderScriptIntegrationTests {
     @Autowired
     Stores stores;
 
-    LuaScript<Long> admitOrder;
+    @SuppressWarnings("rawtypes")
+    LuaScript<List> admitOrder;
     String prefix;
     String voucherKey;
     String buyersKey;
     String ordersKey;
     String dueKey;
+    long buyerBurst = NO_LIMIT;
+    long addressBurst = NO_LIMIT;
 
     @BeforeEach
     void keysOfItsOwn() {
-        admitOrder = scripts.load("admitOrder-4.lua", Long.class);
+        admitOrder = scripts.load("admitOrder-6.lua", List.class);
         prefix = "lua-test:{" + UUID.randomUUID() + "}:";
         voucherKey = prefix + "voucher:" + VOUCHER_ID;
         buyersKey = prefix + "buyers:" + VOUCHER_ID;
@@ -168,6 +180,75 @@ class AdmitOrderScriptIntegrationTests {
         assertRejectedWithoutAChange(BUYER, ALREADY_ORDERED);
     }
 
+    @Test
+    void aFullBuyerBucketGivesItsBurstThenRefusesWithTheWaitForTheNextToken() {
+        onSale(5);
+        buyerBurst = 3;
+        // Every answer that is not a rate-limit refusal takes a token: the order, then ALREADY_ORDERED twice.
+        assertThat(List.of(admit(BUYER), admit(BUYER), admit(BUYER)))
+                .containsExactly(ACCEPTED, ALREADY_ORDERED, ALREADY_ORDERED);
+
+        List<?> refused = answer(BUYER, ADDRESS);
+
+        assertThat(refused.get(0)).isEqualTo(BUYER_RATE_LIMITED);
+        // The bucket was full a moment ago and gives one token an hour: the next comes in just under an hour.
+        assertThat((Long) refused.get(1)).isBetween(MICROS_PER_TOKEN - 60_000_000L, MICROS_PER_TOKEN);
+        // One key per bucket on the voucher's shard, living until the bucket is full again (3 h) plus the keep
+        // time (PTTL).
+        assertThat(redis.getExpire(buyerBucket(BUYER))).isBetween(3 * 3600L - 60, 3 * 3600L + KEEP_MILLIS / 1000);
+        assertThat(redis.hasKey(addressBucket(ADDRESS))).as("address limit off: no bucket").isFalse();
+    }
+
+    @Test
+    void aRateLimitRefusalChangesNothing() {
+        onSale(5);
+        buyerBurst = 1;
+        addressBurst = 2;
+        assertThat(admit("1")).isEqualTo(ACCEPTED);
+
+        assertRejectedWithoutAChange("1", BUYER_RATE_LIMITED);
+
+        assertThat(admit("2")).isEqualTo(ACCEPTED);
+        assertRejectedWithoutAChange("3", ADDRESS_RATE_LIMITED);
+    }
+
+    @Test
+    void aBuyerOverTheirOwnLimitSpendsNoneOfTheAddressTokens() {
+        onSale(5);
+        buyerBurst = 1;
+        addressBurst = 3;
+        assertThat(admit("1")).isEqualTo(ACCEPTED);
+        for (int i = 0; i < 5; i++) {
+            assertThat(admit("1")).as("hammering, request %d", i + 1).isEqualTo(BUYER_RATE_LIMITED);
+        }
+
+        // The address gave one token to buyer 1: two are left for everyone else behind it.
+        assertThat(List.of(admit("2"), admit("3"), admit("4"))).containsExactly(ACCEPTED, ACCEPTED,
+                ADDRESS_RATE_LIMITED);
+    }
+
+    @Test
+    void aRequestTheAddressRefusesCostsTheBuyerNoToken() {
+        onSale(5);
+        buyerBurst = 1;
+        addressBurst = 1;
+        assertThat(admit("1")).isEqualTo(ACCEPTED);
+        assertThat(admit("2")).isEqualTo(ADDRESS_RATE_LIMITED);
+
+        // Buyer 2's one token is still there, from another address.
+        assertThat(answer("2", "198.51.100.8").get(0)).isEqualTo(ACCEPTED);
+    }
+
+    @Test
+    void requestsForASoldOutVoucherCountAgainstTheLimits() {
+        onSale(0);
+        buyerBurst = 2;
+
+        // A bot hammering a sold-out sale is slowed down like any other.
+        assertThat(List.of(admit(BUYER), admit(BUYER), admit(BUYER)))
+                .containsExactly(SOLD_OUT, SOLD_OUT, BUYER_RATE_LIMITED);
+    }
+
     private void onSale(long stock) {
         // HSET voucher stock … beginAt … (no endAt: never ends)
         redis.opsForHash().putAll(voucherKey, Map.of("stock", Long.toString(stock), "beginAt",
@@ -175,9 +256,28 @@ class AdmitOrderScriptIntegrationTests {
     }
 
     private long admit(String buyer) {
-        // EVALSHA admitOrder-4 4 voucher buyers orders due orderId voucherId userId paymentTimeout
-        return admitOrder.run(List.of(voucherKey, buyersKey, ordersKey, dueKey), ORDER_ID, VOUCHER_ID, buyer,
-                Long.toString(PAYMENT_TIMEOUT_MILLIS));
+        return (Long) answer(buyer, ADDRESS).get(0);
+    }
+
+    private List<?> answer(String buyer, String address) {
+        // EVALSHA admitOrder-6 6 voucher buyers orders due buyerBucket addressBucket
+        //         orderId voucherId userId paymentTimeout buyerInterval buyerBurst addressInterval addressBurst keep
+        return admitOrder.run(List.of(voucherKey, buyersKey, ordersKey, dueKey, buyerBucket(buyer),
+                        addressBucket(address)), ORDER_ID, VOUCHER_ID, buyer, Long.toString(PAYMENT_TIMEOUT_MILLIS),
+                interval(buyerBurst), Long.toString(buyerBurst), interval(addressBurst), Long.toString(addressBurst),
+                Long.toString(KEEP_MILLIS));
+    }
+
+    private String buyerBucket(String buyer) {
+        return prefix + "rate-limit:buyer:" + buyer;
+    }
+
+    private String addressBucket(String address) {
+        return prefix + "rate-limit:address:" + address;
+    }
+
+    private static String interval(long burst) {
+        return burst == NO_LIMIT ? "0" : Long.toString(MICROS_PER_TOKEN);
     }
 
     private void assertRejectedWithoutAChange(String buyer, long expectedCode) {

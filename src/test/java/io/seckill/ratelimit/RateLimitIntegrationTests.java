@@ -70,7 +70,7 @@ class RateLimitIntegrationTests {
     void aBuyerOverTheirOwnLimitSpendsNoneOfTheAddressTokens() {
         String address = "198.51.100.3";
         long voucher = api.createVoucher(100);
-        // Both buckets are asked at once; the address's token a refused buyer took must be given back.
+        // One script takes both tokens: the buyer's verdict first, and a refused buyer takes none of the address's.
         int hammering = 3 * WithRateLimits.ADDRESS_BURST;
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < hammering; i++) {

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,19 +43,22 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 
 /**
- * The service on a three-master Redis Cluster with four shard streams: each voucher's keys and its shard's
- * streams share one hash tag, so every script runs on the node that owns the tag, and the writer reads every
- * shard wherever it lives.
+ * The service on a three-master Redis Cluster with four shard streams: each voucher's keys, its shard's streams and
+ * the rate-limit buckets of its order requests share one hash tag, so every script runs on the node that owns the
+ * tag, and the writer reads every shard wherever it lives. The per-buyer limit is on (a burst no crowd here reaches).
  */
 @CamelSpringBootTest
 @SpringBootTest(classes = Application.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"seckill.redis.embedded=false", "seckill.stream.shards=" + RedisClusterIntegrationTests.SHARDS})
+        properties = {"seckill.redis.embedded=false", "seckill.stream.shards=" + RedisClusterIntegrationTests.SHARDS,
+            "seckill.rate-limit.per-buyer.rate=0.25",
+            "seckill.rate-limit.per-buyer.burst=" + RedisClusterIntegrationTests.BUYER_BURST})
 @ActiveProfiles("test")
 @Import({TestSupport.class, RedisClusterTestConfiguration.class})
 @DirtiesContext
 class RedisClusterIntegrationTests {
 
     static final int SHARDS = 4;
+    static final int BUYER_BURST = 5;
     private static final Duration DRAINED = Duration.ofSeconds(60);
 
     @Autowired
@@ -123,6 +127,32 @@ class RedisClusterIntegrationTests {
             assertThat(ledger.rows()).isEqualTo(stock);
             assertThat(ledger.remaining()).isZero();
         }
+    }
+
+    @Test
+    void aBuyerOverTheLimitIsRefusedOnEveryShardsNode() {
+        long buyer = 9_001;
+        Set<Integer> shards = new HashSet<>();
+        for (int i = 0; i < SHARDS; i++) {
+            long voucher = api.createVoucher(10);
+            shards.add(keys.shardOf(voucher));
+            // The admission takes the buyer's token on the voucher's node, in its own step: one order, then
+            // ALREADY_ORDERED while the burst lasts (a slow machine may see a token come back: one more), then 429.
+            List<Integer> statuses = new ArrayList<>();
+            ApiClient.Answer answer;
+            do {
+                answer = api.order(voucher, buyer);
+                statuses.add(answer.status());
+            } while (answer.status() != 429 && statuses.size() < 3 * BUYER_BURST);
+
+            assertThat(statuses).as("shard %d", keys.shardOf(voucher)).startsWith(202).endsWith(429)
+                    .hasSizeGreaterThan(BUYER_BURST);
+            assertThat(statuses.subList(1, statuses.size() - 1)).containsOnly(409);
+            assertThat(answer.code()).isEqualTo("RATE_LIMITED");
+            // GET the bucket: on the voucher's shard, beside its stock
+            assertThat(redis.opsForValue().get(keys.rateLimit(voucher, "buyer", Long.toString(buyer)))).isNotNull();
+        }
+        assertThat(shards).as("consecutive voucher ids, one per shard").hasSize(SHARDS);
     }
 
     @Test
