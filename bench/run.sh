@@ -245,7 +245,10 @@ start_service() { # dir log extra-arguments...
   mkdir -p "$SERVICE_DIR"
   say "starting the service in $SERVICE_DIR, log in $log"
   # shellcheck disable=SC2086
-  (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -jar "$JAR" --server.port=0 --seckill.stream.shards=1 \
+  # The JVM's stop-the-world pauses (garbage collection and the rest), for the steady loads' stall reports.
+  SAFEPOINT_LOG="${log%.log}-safepoints.log"
+  (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -Xlog:safepoint=info:file="$SAFEPOINT_LOG"::filecount=0 -jar "$JAR" --server.port=0 \
+    --seckill.stream.shards=1 \
     --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
   SERVICE_PID=$!
   local deadline=$((SECONDS + 180))
@@ -340,15 +343,26 @@ drain_run() { # label results
 redis_stalls() {
   echo "redis_stalls=$(rcli LATENCY LATEST | paste - - - - | awk '{ printf "%s%s %d ms", sep, $1, $4; sep = ", " }')"
 }
+# The service JVM's longest pauses since line FROM of its safepoint log, as one line: "operation ms, ..." for the
+# three longest, and how many lasted 10 ms or more.
+jvm_stalls() { # from
+  echo "jvm_stalls=$(tail -n +"$(($1 + 1))" "$SAFEPOINT_LOG" \
+    | sed -nE 's/.*Safepoint "([^"]+)".*Total: ([0-9]+) ns.*/\2 \1/p' | sort -rn \
+    | awk '$1 >= 10000000 { n++ } NR <= 3 { printf "%s%s %.0f ms", sep, $2, $1 / 1e6; sep = ", " }
+        END { printf " (%d of 10 ms or more)", n }')"
+}
 steady_run() { # label results
   say "steady load ($1): $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
   # Redis's own record of the events that stalled it (an fsync of the append-only file, a slow command).
   rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
   rcli LATENCY RESET >/dev/null
+  local pauses_from
+  pauses_from=$(wc -l <"$SAFEPOINT_LOG")
   bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
     "$E2E_CONNECTIONS" >"$2"
   redis_stalls >>"$2"
+  jvm_stalls "$pauses_from" >>"$2"
   service_alive
   say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
@@ -763,6 +777,14 @@ SUMMARY="$RUN/summary.md"
     file=${pair#*:}
     [[ -n "$file" && -f "$file" ]] || continue
     echo "- ${pair%%:*}: $(val redis_stalls "$file" | sed 's/^$/none/')"
+  done
+  echo
+  echo "The service JVM's longest pauses during each steady load (safepoints: garbage collections and the JVM's other stop-the-world operations, from -Xlog:safepoint), during which no request is answered:"
+  echo
+  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
+    file=${pair#*:}
+    [[ -n "$file" && -f "$file" ]] || continue
+    echo "- ${pair%%:*}: $(val jvm_stalls "$file")"
   done
   echo
   echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
