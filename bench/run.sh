@@ -339,9 +339,17 @@ drain_run() { # label results
   say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
 }
 
-# LATENCY LATEST as one line: "event max ms, ..." (events of 10 ms or more since the reset).
+# Redis's latency monitor as one line: "event max ms (in n s, total ms), ..." for each event of 10 ms or more since
+# the reset. LATENCY HISTORY keeps one sample per second, the second's longest, so n is how many seconds had such a
+# stall and the total a lower bound of the time lost to it.
 redis_stalls() {
-  echo "redis_stalls=$(rcli LATENCY LATEST | paste - - - - | awk '{ printf "%s%s %d ms", sep, $1, $4; sep = ", " }')"
+  local event max seconds total stalls=""
+  while read -r event _ _ max; do
+    [[ -n "$event" ]] || continue
+    read -r seconds total < <(rcli LATENCY HISTORY "$event" | paste - - | awk '{ n++; t += $2 } END { print n + 0, t + 0 }')
+    stalls+="${stalls:+, }$event $max ms (in $seconds s, $total ms)"
+  done < <(rcli LATENCY LATEST | paste - - - -)
+  echo "redis_stalls=$stalls"
 }
 # The service JVM's longest pauses since line FROM of its safepoint log, as one line: "operation ms, ..." for the
 # three longest, and how many lasted 10 ms or more.
@@ -771,7 +779,7 @@ SUMMARY="$RUN/summary.md"
     echo "| ${pair%%:*} | $(group "$E2E_RATE") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
   done
   echo
-  echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
+  echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more, with the seconds that had one and their longest added up, from LATENCY HISTORY; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
   echo
   for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
     file=${pair#*:}
