@@ -359,6 +359,15 @@ jvm_stalls() { # from
     | awk '$1 >= 10000000 { n++ } NR <= 3 { printf "%s%s %.0f ms", sep, $2, $1 / 1e6; sep = ", " }
         END { printf " (%d of 10 ms or more)", n }')"
 }
+# One line per steady load that ran: "- <leg>: <the KEY= value of its results, or none>".
+steady_stalls() { # key
+  local pair file
+  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
+    file=${pair#*:}
+    [[ -n "$file" && -f "$file" ]] || continue
+    echo "- ${pair%%:*}: $(val "$1" "$file" | sed 's/^$/none/')"
+  done
+}
 steady_run() { # label results
   say "steady load ($1): $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
@@ -781,19 +790,11 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more, with the seconds that had one and their longest added up, from LATENCY HISTORY; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
   echo
-  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
-    file=${pair#*:}
-    [[ -n "$file" && -f "$file" ]] || continue
-    echo "- ${pair%%:*}: $(val redis_stalls "$file" | sed 's/^$/none/')"
-  done
+  steady_stalls redis_stalls
   echo
   echo "The service JVM's longest pauses during each steady load (safepoints: garbage collections and the JVM's other stop-the-world operations, from -Xlog:safepoint), during which no request is answered:"
   echo
-  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
-    file=${pair#*:}
-    [[ -n "$file" && -f "$file" ]] || continue
-    echo "- ${pair%%:*}: $(val jvm_stalls "$file")"
-  done
+  steady_stalls jvm_stalls
   echo
   echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
   echo
