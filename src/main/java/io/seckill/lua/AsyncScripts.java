@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
@@ -39,38 +38,50 @@ public class AsyncScripts {
         this.timeout = properties.getTimeout() != null ? properties.getTimeout() : Duration.ofSeconds(60);
     }
 
-    /** Sends the script; its reply is read as the script's result type says (a number, a list). */
-    public <T> CompletableFuture<T> start(LuaScript<T> script, List<String> keys, String... args) {
+    /**
+     * Sends the script; its reply is read as the script's result type says (a number, a list). The future never
+     * blocks a thread: it completes on the Redis client's I/O thread, with Spring's exception for a failure (as
+     * from the template the other scripts run on), or with a timeout after the client's command timeout.
+     */
+    public <T> CompletableFuture<T> run(LuaScript<T> script, List<String> keys, String... args) {
         script.requireKeys(keys);
         RedisScript<T> lua = script.script();
         ScriptOutputType output = LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType()));
         String[] keyArray = keys.toArray(String[]::new);
-        return redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture()
+        return answered(redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture()
                 .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
                         ? redis.<T>eval(lua.getScriptAsString(), output, keyArray, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(unwrap(failure)));
+                        : CompletableFuture.failedFuture(unwrap(failure))));
     }
 
-    /** Waits at most the client's command timeout for a reply of {@link #start}. */
-    public <T> T await(CompletableFuture<T> reply) {
-        try {
-            return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = unwrap(e.getCause());
-            DataAccessException translated = cause instanceof Exception exception
-                    ? redisExceptions.convert(exception) : null;
-            if (translated != null) {
-                throw translated;
+    /** Whether the key exists, on the same terms as {@link #run}. */
+    public CompletableFuture<Boolean> exists(String key) {
+        return answered(redis.exists(key).toCompletableFuture().thenApply(count -> count > 0));
+    }
+
+    private <T> CompletableFuture<T> answered(CompletableFuture<T> reply) {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((value, failure) -> {
+            if (failure == null) {
+                answer.complete(value);
+            } else {
+                answer.completeExceptionally(translated(unwrap(failure)));
             }
-            // Such as the IOException of a connection that broke under the command: still Redis's failure.
-            throw new RedisSystemException("A script failed: " + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw redisExceptions.convert(new RedisCommandTimeoutException(
-                    "Redis did not answer a script within " + timeout));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for Redis", e);
+        });
+        return answer;
+    }
+
+    private RuntimeException translated(Throwable cause) {
+        if (cause instanceof TimeoutException) {
+            cause = new RedisCommandTimeoutException("Redis did not answer within " + timeout);
         }
+        DataAccessException translated = cause instanceof Exception exception
+                ? redisExceptions.convert(exception) : null;
+        if (translated != null) {
+            return translated;
+        }
+        // Such as the IOException of a connection that broke under the command: still Redis's failure.
+        return new RedisSystemException("A Redis command failed: " + cause.getMessage(), cause);
     }
 
     private static Throwable unwrap(Throwable failure) {

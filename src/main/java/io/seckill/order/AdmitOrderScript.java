@@ -8,6 +8,7 @@ import io.seckill.stream.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Component;
 
 /**
@@ -37,7 +38,8 @@ public class AdmitOrderScript {
     public record Answer(AdmissionOutcome outcome, long waitMicros) {
     }
 
-    public Answer admit(long voucherId, long userId, long orderId, String clientAddress) {
+    /** Completes on the Redis client's I/O thread: what follows must not block. */
+    public CompletableFuture<Answer> admit(long voucherId, long userId, long orderId, String clientAddress) {
         String orders = keys.ordersOf(voucherId);
         List<String> scriptKeys = new ArrayList<>(6);
         Collections.addAll(scriptKeys, keys.voucher(voucherId), keys.buyers(voucherId), orders,
@@ -47,8 +49,8 @@ public class AdmitOrderScript {
         Collections.addAll(args, Long.toString(orderId), Long.toString(voucherId), Long.toString(userId),
                 paymentTimeoutMillis);
         args.addAll(rateLimits.scriptArguments());
-        List<?> reply = redis.await(redis.start(script, scriptKeys, args.toArray(String[]::new)));
-        AdmissionOutcome outcome = AdmissionOutcome.ofScriptCode(reply.isEmpty() ? null : reply.get(0));
-        return new Answer(outcome, reply.size() > 1 ? (Long) reply.get(1) : 0);
+        return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(reply -> new Answer(
+                AdmissionOutcome.ofScriptCode(reply.isEmpty() ? null : reply.get(0)),
+                reply.size() > 1 ? (Long) reply.get(1) : 0));
     }
 }

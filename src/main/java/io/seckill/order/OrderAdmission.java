@@ -6,6 +6,7 @@ import io.seckill.api.ProblemCode;
 import io.seckill.ratelimit.RateLimits;
 import io.seckill.voucher.RedisStateCheck;
 import io.seckill.voucher.RedisStateProperties;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,26 +34,43 @@ public class OrderAdmission {
         this.rebuildingRetryAfterSeconds = Math.max(1, redisStateProperties.retryAfter().toSeconds());
     }
 
-    public OrderAccepted admit(long voucherId, long userId, String clientAddress) {
+    /**
+     * Completes on the Redis client's I/O thread, with the order or with the {@link ApiException} that refuses it (a
+     * Redis failure as Spring's exception): no thread waits for Redis.
+     */
+    public CompletableFuture<OrderAccepted> admit(long voucherId, long userId, String clientAddress) {
         long orderId = orderIds.next();
-        AdmitOrderScript.Answer answer = admitOrder.admit(voucherId, userId, orderId, clientAddress);
-        AdmissionOutcome outcome = answer.outcome();
-        if (outcome == AdmissionOutcome.BUYER_RATE_LIMITED) {
-            throw rateLimits.buyerRefusal(userId, answer.waitMicros());
-        }
-        if (outcome == AdmissionOutcome.ADDRESS_RATE_LIMITED) {
-            throw rateLimits.addressRefusal(clientAddress, answer.waitMicros());
-        }
-        // A voucher unknown to a shard that lost its marker may be one Redis forgot: the next check rebuilds it.
-        if (outcome == AdmissionOutcome.REBUILDING
-                || outcome == AdmissionOutcome.VOUCHER_NOT_FOUND && redisState.forgotten(voucherId)) {
-            throw new ApiException(ProblemCode.VOUCHER_REBUILDING, AdmissionOutcome.REBUILDING.detail(voucherId),
-                    rebuildingRetryAfterSeconds);
-        }
-        if (outcome != AdmissionOutcome.ACCEPTED) {
-            throw new ApiException(outcome.problem(), outcome.detail(voucherId));
-        }
-        metrics.accepted();
-        return OrderAccepted.queued(orderId, voucherId, userId);
+        return admitOrder.admit(voucherId, userId, orderId, clientAddress).thenCompose(answer -> {
+            AdmissionOutcome outcome = answer.outcome();
+            if (outcome == AdmissionOutcome.BUYER_RATE_LIMITED) {
+                throw rateLimits.buyerRefusal(userId, answer.waitMicros());
+            }
+            if (outcome == AdmissionOutcome.ADDRESS_RATE_LIMITED) {
+                throw rateLimits.addressRefusal(clientAddress, answer.waitMicros());
+            }
+            if (outcome == AdmissionOutcome.REBUILDING) {
+                throw rebuilding(voucherId);
+            }
+            // A voucher unknown to a shard that lost its marker may be one Redis forgot: the next check rebuilds it.
+            if (outcome == AdmissionOutcome.VOUCHER_NOT_FOUND) {
+                return redisState.forgotten(voucherId).thenApply(forgotten -> {
+                    throw forgotten ? rebuilding(voucherId) : refusal(outcome, voucherId);
+                });
+            }
+            if (outcome != AdmissionOutcome.ACCEPTED) {
+                throw refusal(outcome, voucherId);
+            }
+            metrics.accepted();
+            return CompletableFuture.completedFuture(OrderAccepted.queued(orderId, voucherId, userId));
+        });
+    }
+
+    private ApiException rebuilding(long voucherId) {
+        return new ApiException(ProblemCode.VOUCHER_REBUILDING, AdmissionOutcome.REBUILDING.detail(voucherId),
+                rebuildingRetryAfterSeconds);
+    }
+
+    private static ApiException refusal(AdmissionOutcome outcome, long voucherId) {
+        return new ApiException(outcome.problem(), outcome.detail(voucherId));
     }
 }

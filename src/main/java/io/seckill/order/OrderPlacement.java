@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.seckill.api.RequestIds;
 import io.seckill.ratelimit.ClientAddresses;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CompletionStage;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.springframework.stereotype.Component;
@@ -32,14 +34,27 @@ public class OrderPlacement {
         this.accepted = json.writerFor(OrderAccepted.class);
     }
 
-    public void place(Exchange exchange) throws JsonProcessingException {
+    /**
+     * Camel completes the exchange when the returned stage completes: the request's thread does not wait for Redis
+     * (on an asynchronous HTTP engine no thread does).
+     */
+    public CompletionStage<Void> place(Exchange exchange) {
         Message in = exchange.getIn();
         long voucherId = requestIds.positive(in.getHeader("id", String.class), "voucher id");
         long userId = requestIds.positive(in.getHeader("X-User-Id", String.class), "X-User-Id");
-        OrderAccepted order = admission.admit(voucherId, userId, clientAddresses.of(exchange));
-        Message answer = exchange.getMessage();
-        answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
-        answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
-        answer.setBody(accepted.writeValueAsBytes(order));
+        return admission.admit(voucherId, userId, clientAddresses.of(exchange)).thenAccept(order -> {
+            Message answer = exchange.getMessage();
+            answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
+            answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
+            answer.setBody(json(order));
+        });
+    }
+
+    private byte[] json(OrderAccepted order) {
+        try {
+            return accepted.writeValueAsBytes(order);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.seckill.voucher;
 
+import io.seckill.lua.AsyncScripts;
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.RedisKeys;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -45,6 +47,7 @@ public class RedisStateCheck implements SmartInitializingSingleton {
     private final VoucherStateRebuilder rebuilder;
     private final WrittenOrders writtenOrders;
     private final StringRedisTemplate redis;
+    private final AsyncScripts asyncRedis;
     private final RedisKeys keys;
     private final RedisStateProperties properties;
     private final Clock clock = Clock.systemUTC();
@@ -53,11 +56,12 @@ public class RedisStateCheck implements SmartInitializingSingleton {
     private volatile boolean failing;
 
     public RedisStateCheck(VoucherRepository repository, VoucherStateRebuilder rebuilder, WrittenOrders writtenOrders,
-            StringRedisTemplate redis, RedisKeys keys, RedisStateProperties properties) {
+            StringRedisTemplate redis, AsyncScripts asyncRedis, RedisKeys keys, RedisStateProperties properties) {
         this.repository = repository;
         this.rebuilder = rebuilder;
         this.writtenOrders = writtenOrders;
         this.redis = redis;
+        this.asyncRedis = asyncRedis;
         this.keys = keys;
         this.properties = properties;
     }
@@ -86,8 +90,8 @@ public class RedisStateCheck implements SmartInitializingSingleton {
     }
 
     /** Whether the shard of this voucher lost its marker: Redis forgot it since the last check. */
-    public boolean forgotten(long voucherId) {
-        return !Boolean.TRUE.equals(redis.hasKey(keys.stateMarker(keys.shardOf(voucherId))));
+    public CompletableFuture<Boolean> forgotten(long voucherId) {
+        return asyncRedis.exists(keys.stateMarker(keys.shardOf(voucherId))).thenApply(exists -> !exists);
     }
 
     private synchronized void checkNow() {
