@@ -9,10 +9,18 @@ import org.springframework.validation.annotation.Validated;
  * Limits of the REST API.
  *
  * @param maxBodySize the largest request body taken; a larger one is answered 413 PAYLOAD_TOO_LARGE unread
+ * @param engine the Camel component that serves the API: {@code platform-http} (Tomcat, with the actuator, all on
+ *        {@code server.port}) or {@code netty-http} (Netty on {@code server.port}; the actuator and console on
+ *        Tomcat at {@code management-port})
+ * @param managementPort Tomcat's port with the {@code netty-http} engine (0: any free port)
  */
 @Validated
 @ConfigurationProperties("seckill.api")
-public record ApiProperties(@NotNull DataSize maxBodySize) {
+public record ApiProperties(@NotNull DataSize maxBodySize, @NotNull Engine engine, int managementPort) {
+
+    public enum Engine {
+        PLATFORM_HTTP, NETTY_HTTP
+    }
 
     /** Bodies are held in memory to be checked, so the limit stays small. */
     static final DataSize LARGEST_LIMIT = DataSize.ofMegabytes(16);

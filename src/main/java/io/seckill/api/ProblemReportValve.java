@@ -27,7 +27,6 @@ public class ProblemReportValve extends ErrorReportValve {
     public static final String DETAIL_ATTRIBUTE = ProblemReportValve.class.getName() + ".detail";
 
     private static final Logger log = LoggerFactory.getLogger(ProblemReportValve.class);
-    private static final int MAX_ECHOED_LENGTH = 100;
 
     private final ObjectMapper json;
 
@@ -76,20 +75,8 @@ public class ProblemReportValve extends ErrorReportValve {
         if (own != null) {
             return own.toString();
         }
-        String where = path == null ? "this path" : path;
-        return switch (status) {
-            case 400 -> "The request cannot be read: its request line, URL or headers are malformed";
-            case 404 -> "There is nothing at " + where;
-            case 405 -> echo(request.getMethod()) + " is not allowed on " + where
-                    + (response.getHeader("Allow") == null ? "" : "; allowed: " + response.getHeader("Allow"));
-            case 406 -> where + " answers application/json, which the Accept header does not allow";
-            case 415 -> (request.getContentType() == null ? "The request has no Content-Type"
-                    : "Content-Type '" + echo(request.getContentType()) + "' is not supported")
-                    + "; send " + (response.getHeader("Accept") == null ? "application/json" : response.getHeader("Accept"));
-            case 500 -> "The request could not be processed";
-            case 503 -> "The service is not available; try again later";
-            default -> Problem.forStatus(status, null, null).title();
-        };
+        return EngineProblems.detail(status, request.getMethod(), path, request.getContentType(),
+                response.getHeader("Allow"), response.getHeader("Accept"));
     }
 
     /** The request's path, when it is one that can be repeated back. */
@@ -100,13 +87,7 @@ public class ProblemReportValve extends ErrorReportValve {
         } catch (RuntimeException e) {
             return null;
         }
-        return uri == null || !uri.startsWith("/") ? null : echo(uri);
+        return uri == null || !uri.startsWith("/") ? null : EngineProblems.echo(uri);
     }
 
-    private static String echo(String value) {
-        if (value == null) {
-            return "";
-        }
-        return value.length() <= MAX_ECHOED_LENGTH ? value : value.substring(0, MAX_ECHOED_LENGTH) + "…";
-    }
 }

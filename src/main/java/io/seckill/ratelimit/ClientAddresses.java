@@ -2,11 +2,14 @@ package io.seckill.ratelimit;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.component.platform.http.springboot.PlatformHttpMessage;
 import org.springframework.stereotype.Component;
 
@@ -32,12 +35,22 @@ public class ClientAddresses {
                 .toList();
     }
 
+    /** The client address of a request on either HTTP engine (Tomcat's platform-http, or Netty's). */
     public String of(Exchange exchange) {
-        if (!(exchange.getIn() instanceof PlatformHttpMessage http)) {
-            throw new IllegalStateException("Not an HTTP request: no client address");
+        Message in = exchange.getIn();
+        if (in instanceof PlatformHttpMessage http) {
+            HttpServletRequest request = http.getRequest();
+            return of(request.getRemoteAddr(), Collections.list(request.getHeaders(FORWARDED_FOR)));
         }
-        HttpServletRequest request = http.getRequest();
-        return of(request.getRemoteAddr(), Collections.list(request.getHeaders(FORWARDED_FOR)));
+        if (in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS) instanceof InetSocketAddress peer) {
+            // Netty's binding gives one header as a String and several as a List.
+            Object forwarded = in.getHeader(FORWARDED_FOR);
+            List<String> forwardedFor = forwarded == null ? List.of()
+                    : forwarded instanceof List<?> all ? all.stream().map(String::valueOf).toList()
+                    : List.of(forwarded.toString());
+            return of(peer.getAddress().getHostAddress(), forwardedFor);
+        }
+        throw new IllegalStateException("Not an HTTP request: no client address");
     }
 
     /**

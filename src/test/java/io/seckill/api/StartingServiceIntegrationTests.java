@@ -1,6 +1,7 @@
 package io.seckill.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.Application;
@@ -10,8 +11,11 @@ import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.SeckillIntegrationTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,18 +45,7 @@ class StartingServiceIntegrationTests {
     void theApiAnswers503WithRetryAfterUntilItsRoutesRunThenServes() throws Exception {
         CountDownLatch routesMayStart = new CountDownLatch(1);
         int port = freePort();
-        CompletableFuture<ConfigurableApplicationContext> started = CompletableFuture.supplyAsync(() ->
-                new SpringApplicationBuilder(Application.class)
-                        .profiles("test")
-                        .initializers(context -> context.getBeanFactory().registerSingleton("holdRoutes",
-                                new HoldRoutes(routesMayStart)))
-                        .run("--server.port=" + port,
-                                "--spring.jmx.enabled=false",
-                                "--seckill.redis.embedded=false",
-                                "--spring.data.redis.host=127.0.0.1",
-                                "--spring.data.redis.port=" + embeddedRedis.port(),
-                                "--spring.datasource.url=" + dataSource.getUrl(),
-                                "--seckill.stream.consumer-name=starting-instance"));
+        CompletableFuture<ConfigurableApplicationContext> started = start(routesMayStart, "--server.port=" + port);
         ApiClient api = new ApiClient("http://127.0.0.1:" + port);
         try {
             // Tomcat listens before the routes run: the first answer that comes is the one to check.
@@ -67,6 +60,51 @@ class StartingServiceIntegrationTests {
         } finally {
             routesMayStart.countDown();
         }
+        assertServesOnceStarted(started, api);
+    }
+
+    /** Netty binds the API's port as the first REST route starts: before, a buyer's connection is refused. */
+    @Test
+    void onNettyTheApiPortIsClosedUntilItsRoutesRunThenServes() throws Exception {
+        CountDownLatch routesMayStart = new CountDownLatch(1);
+        int port = freePort();
+        int managementPort = freePort();
+        CompletableFuture<ConfigurableApplicationContext> started = start(routesMayStart, "--server.port=" + port,
+                "--seckill.api.engine=netty-http", "--seckill.api.management-port=" + managementPort);
+        ApiClient api = new ApiClient("http://127.0.0.1:" + port, "http://127.0.0.1:" + managementPort, null, null);
+        try {
+            // Tomcat (the operator's side) is up, not ready, while the routes are held...
+            Answer readiness = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptionsInstanceOf(UncheckedIOException.class)
+                    .until(() -> api.get("/actuator/health/readiness"), answer -> answer != null);
+            assertThat(readiness.status()).isEqualTo(503);
+            // ...and the API's port takes no connection: no buyer hears a wrong answer.
+            assertThatThrownBy(() -> api.order(1, 7)).isInstanceOf(UncheckedIOException.class)
+                    .hasCauseInstanceOf(ConnectException.class);
+        } finally {
+            routesMayStart.countDown();
+        }
+        assertServesOnceStarted(started, api);
+    }
+
+    private CompletableFuture<ConfigurableApplicationContext> start(CountDownLatch routesMayStart,
+            String... settings) {
+        List<String> arguments = new ArrayList<>(List.of(settings));
+        arguments.addAll(List.of("--spring.jmx.enabled=false",
+                "--seckill.redis.embedded=false",
+                "--spring.data.redis.host=127.0.0.1",
+                "--spring.data.redis.port=" + embeddedRedis.port(),
+                "--spring.datasource.url=" + dataSource.getUrl(),
+                "--seckill.stream.consumer-name=starting-instance"));
+        return CompletableFuture.supplyAsync(() -> new SpringApplicationBuilder(Application.class)
+                .profiles("test")
+                .initializers(context -> context.getBeanFactory().registerSingleton("holdRoutes",
+                        new HoldRoutes(routesMayStart)))
+                .run(arguments.toArray(String[]::new)));
+    }
+
+    private static void assertServesOnceStarted(CompletableFuture<ConfigurableApplicationContext> started,
+            ApiClient api) throws Exception {
         try (ConfigurableApplicationContext context = started.get(120, TimeUnit.SECONDS)) {
             Answer running = api.order(Long.MAX_VALUE, 7);
             assertThat(running.status()).as(running.body()).isEqualTo(404);

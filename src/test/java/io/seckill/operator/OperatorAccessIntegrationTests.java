@@ -85,7 +85,7 @@ class OperatorAccessIntegrationTests {
 
     @Test
     void aBrowserIsSentToTheLoginForm() {
-        Answer answer = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/actuator/hawtio/"))
+        Answer answer = api.send(HttpRequest.newBuilder(URI.create(api.url("/actuator/hawtio/")))
                 .header("Accept", "text/html,application/xhtml+xml").GET());
 
         assertThat(answer.status()).isEqualTo(302);

@@ -119,7 +119,7 @@ class OperatorConsoleBrowserIntegrationTests {
                 .anyMatch(letter -> Long.toString(orderId).equals(letter.get("orderId"))));
         database.healAll();
 
-        browser.get(api.base() + "/actuator/hawtio/");
+        browser.get(api.url("/actuator/hawtio/"));
         until.until(ExpectedConditions.urlContains("/login"));
         browser.findElement(By.name("username")).sendKeys(operator.username());
         browser.findElement(By.name("password")).sendKeys(operator.password());

@@ -21,7 +21,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.domain.Range;
 
@@ -159,8 +158,7 @@ class RateLimitIntegrationTests {
     @Test
     void twoInstancesOnOneRedisShareTheLimit() {
         try (ConfigurableApplicationContext second = startSecondInstance()) {
-            ApiClient secondApi = new ApiClient("http://127.0.0.1:"
-                    + ((WebServerApplicationContext) second).getWebServer().getPort());
+            ApiClient secondApi = ApiClient.of(second);
             String address = "198.51.100.40";
 
             // The buyer spends their tokens on this instance...

@@ -2,6 +2,7 @@ package io.seckill.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.api.ApiListener;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.context.ApplicationContext;
 
 /**
  * The service's REST API as a buyer or an operator calls it: plain HTTP, answers as status + JSON. Anonymous, as a
@@ -30,6 +32,8 @@ public class ApiClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final String base;
+    /** Tomcat's address: the same as {@link #base} but with the netty-http engine (seckill.api.engine). */
+    private final String management;
     private final String operatorUsername;
     private final String operatorPassword;
     private final String authorization;
@@ -41,14 +45,29 @@ public class ApiClient {
 
     /** A client that knows the operator's login (and uses it only from {@link #asOperator()} on). */
     public ApiClient(String base, String operatorUsername, String operatorPassword) {
-        this(base, operatorUsername, operatorPassword, null);
+        this(base, base, operatorUsername, operatorPassword, null);
     }
 
-    private ApiClient(String base, String operatorUsername, String operatorPassword, String authorization) {
+    /** A client of a service whose API (base) and actuator, console and login (management) listen apart. */
+    public ApiClient(String base, String management, String operatorUsername, String operatorPassword) {
+        this(base, management, operatorUsername, operatorPassword, null);
+    }
+
+    private ApiClient(String base, String management, String operatorUsername, String operatorPassword,
+            String authorization) {
         this.base = base;
+        this.management = management;
         this.operatorUsername = operatorUsername;
         this.operatorPassword = operatorPassword;
         this.authorization = authorization;
+    }
+
+    /** A client of a service started in this JVM, on whichever engine its API runs. */
+    public static ApiClient of(ApplicationContext service) {
+        String tomcat = "http://127.0.0.1:" + service.getEnvironment().getRequiredProperty("local.server.port");
+        String api = service.getBeanProvider(ApiListener.class).stream()
+                .map(listener -> "http://127.0.0.1:" + listener.port()).findFirst().orElse(tomcat);
+        return new ApiClient(api, tomcat, null, null);
     }
 
     /** The same client sending the operator's credentials with every request. */
@@ -63,11 +82,17 @@ public class ApiClient {
     public ApiClient withBasicAuth(String username, String password) {
         String token = java.util.Base64.getEncoder()
                 .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
-        return new ApiClient(base, operatorUsername, operatorPassword, "Basic " + token);
+        return new ApiClient(base, management, operatorUsername, operatorPassword, "Basic " + token);
     }
 
     public String base() {
         return base;
+    }
+
+    /** Where a path is served: the actuator, the console and the login by Tomcat, the rest by the API's engine. */
+    public String url(String path) {
+        boolean tomcat = path.startsWith("/actuator") || path.startsWith("/login") || path.startsWith("/logout");
+        return (tomcat ? management : base) + path;
     }
 
     /** Creates a voucher on sale from now on, never ending; answers its id. */
@@ -120,7 +145,7 @@ public class ApiClient {
     }
 
     public Answer get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+        return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
     }
 
     /** A scrape of the service's metrics, as Prometheus reads them: with the operator's login. */
@@ -133,7 +158,7 @@ public class ApiClient {
     }
 
     public Answer post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(HttpRequest.newBuilder(URI.create(url(path)))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }

@@ -37,7 +37,7 @@ public final class RunningService implements AutoCloseable {
     }
 
     public ApiClient api() {
-        return new ApiClient("http://127.0.0.1:" + context.getEnvironment().getRequiredProperty("local.server.port"));
+        return ApiClient.of(context);
     }
 
     public Stores stores() {

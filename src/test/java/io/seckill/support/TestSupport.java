@@ -1,8 +1,10 @@
 package io.seckill.support;
 
+import io.seckill.api.ApiListener;
 import io.seckill.operator.OperatorProperties;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
@@ -19,8 +21,11 @@ public class TestSupport {
 
     @Bean
     @Lazy
-    ApiClient apiClient(@LocalServerPort int port, OperatorProperties operator) {
-        return new ApiClient("http://127.0.0.1:" + port, operator.username(), operator.password());
+    ApiClient apiClient(@LocalServerPort int port, OperatorProperties operator, ObjectProvider<ApiListener> netty) {
+        String tomcat = "http://127.0.0.1:" + port;
+        ApiListener api = netty.getIfAvailable();
+        return new ApiClient(api == null ? tomcat : "http://127.0.0.1:" + api.port(), tomcat, operator.username(),
+                operator.password());
     }
 
     @Bean

@@ -1,0 +1,112 @@
+package io.seckill.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.camel.CamelContext;
+import org.apache.camel.spi.RestConfiguration;
+import org.apache.camel.spring.boot.CamelContextConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.server.ConfigurableServletWebServerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/**
+ * The API on Camel's netty-http ({@code seckill.api.engine=netty-http}): the REST DSL's routes are served by Netty at
+ * {@code server.port}, each request's route runs on Netty's worker pool and the order route completes when Redis
+ * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
+ * {@code seckill.api.management-port}. Netty's answers of its own become problem+json ({@link NettyRequestGate},
+ * {@link NettyProblemAnswers}).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
+class NettyEngine {
+
+    private static final Logger log = LoggerFactory.getLogger(NettyEngine.class);
+
+    /** {@code server.port=0} (tests) is a free port chosen here, so the REST configuration can name it. */
+    @Bean
+    ApiListener apiListener(@Value("${server.address:0.0.0.0}") String host, @Value("${server.port:8080}") int port) {
+        return new ApiListener(host, port != 0 ? port : freePort(host));
+    }
+
+    @Bean
+    EngineProblemWriter engineProblemWriter(ObjectMapper json) {
+        return new EngineProblemWriter(json);
+    }
+
+    @Bean("nettyRequestGate")
+    NettyRequestGate.Factory nettyRequestGate(CamelContext camel, EngineProblemWriter problems) {
+        return new NettyRequestGate.Factory(camel, problems);
+    }
+
+    @Bean("nettyProblemAnswers")
+    NettyProblemAnswers.Factory nettyProblemAnswers(EngineProblemWriter problems) {
+        return new NettyProblemAnswers.Factory(problems);
+    }
+
+    @Bean
+    CamelContextConfiguration nettyRestConfiguration(ApiListener listener, ApiProperties api) {
+        return new CamelContextConfiguration() {
+            @Override
+            public void beforeApplicationStart(CamelContext camel) {
+                RestConfiguration rest = camel.getRestConfiguration();
+                rest.setHost(listener.host());
+                rest.setPort(listener.port());
+                Map<String, Object> endpoint = new HashMap<>();
+                if (rest.getEndpointProperties() != null) {
+                    endpoint.putAll(rest.getEndpointProperties());
+                }
+                endpoint.put("decoders", "#nettyRequestGate");
+                endpoint.put("encoders", "#nettyProblemAnswers");
+                // Netty's aggregator answers 413 (made a problem by NettyProblemAnswers) past this, unread.
+                endpoint.put("chunkedMaxContentLength", Long.toString(api.maxBodySize().toBytes()));
+                endpoint.put("headerFilterStrategy", "#apiHeaderFilter");
+                rest.setEndpointProperties(endpoint);
+            }
+
+            @Override
+            public void afterApplicationStart(CamelContext camel) {
+                log.info("API listening on port {} (Netty, {}), the actuator and console on Tomcat",
+                        listener.port(), listener.host());
+            }
+        };
+    }
+
+    @Bean
+    WebServerFactoryCustomizer<ConfigurableServletWebServerFactory> managementOnTomcat(ApiProperties api) {
+        return new ManagementPort(api.managementPort());
+    }
+
+    /** After Boot's own customizer, which gave Tomcat {@code server.port}. */
+    private record ManagementPort(int port) implements WebServerFactoryCustomizer<ConfigurableServletWebServerFactory>,
+            Ordered {
+
+        @Override
+        public void customize(ConfigurableServletWebServerFactory factory) {
+            factory.setPort(port);
+        }
+
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE;
+        }
+    }
+
+    private static int freePort(String host) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port for the API", e);
+        }
+    }
+}
