@@ -40,12 +40,14 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private final ApiClient api;
 
-    private ServiceProcess(String name, Process process, int port, Path log, String operator, String password) {
+    private ServiceProcess(String name, Process process, int port, int managementPort, Path log, String operator,
+            String password) {
         this.name = name;
         this.process = process;
         this.port = port;
         this.log = log;
-        this.api = new ApiClient("http://127.0.0.1:" + port, operator, password);
+        this.api = new ApiClient("http://127.0.0.1:" + port, "http://127.0.0.1:" + managementPort, operator,
+                password);
     }
 
     /** Starts an instance with {@link #DEFAULT_JVM_OPTIONS}; {@code server.port} is a free port unless given. */
@@ -57,6 +59,10 @@ public final class ServiceProcess implements AutoCloseable {
             List<String> jvmOptions) {
         Map<String, String> settings = new LinkedHashMap<>(properties);
         settings.computeIfAbsent("server.port", key -> Integer.toString(freePort()));
+        // With the netty-http engine the actuator is on Tomcat's port of its own.
+        if ("netty-http".equals(settings.get("seckill.api.engine"))) {
+            settings.computeIfAbsent("seckill.api.management-port", key -> Integer.toString(freePort()));
+        }
         settings.putIfAbsent("seckill.operator.password", OPERATOR_PASSWORD);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -71,7 +77,10 @@ public final class ServiceProcess implements AutoCloseable {
             Path log = LOGS.resolve(name + ".log");
             Process process = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(log.toFile()).start();
-            return new ServiceProcess(name, process, Integer.parseInt(settings.get("server.port")), log,
+            int port = Integer.parseInt(settings.get("server.port"));
+            int managementPort = Integer.parseInt(settings.getOrDefault("seckill.api.management-port",
+                    Integer.toString(port)));
+            return new ServiceProcess(name, process, port, managementPort, log,
                     settings.getOrDefault("seckill.operator.username", "operator"),
                     settings.get("seckill.operator.password"));
         } catch (IOException e) {
