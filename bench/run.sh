@@ -30,8 +30,8 @@ Environment (default; --quick default):
   BENCH_E2E_POLL_MILLIS     5           GET /api/orders/{id} interval while following
   BENCH_DRAIN_ORDERS        500000; 50000
   BENCH_FLASH_STOCK         1000
-  BENCH_FLASH_REQUESTS      50000; 10000
-  BENCH_FLASH_BUYERS        20000; 4000
+  BENCH_FLASH_REQUESTS      50000; 20000
+  BENCH_FLASH_BUYERS        20000; 6000   (the unpaid-winners leg's crowds are a fifth: enough buyers to sell the stock out)
   BENCH_FLASH_CONCURRENCY   64
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
   BENCH_JAVA_OPTS           JVM options for the service and the reference (default: the pom's service.jvm-options,
@@ -72,8 +72,8 @@ E2E_SAMPLE_EVERY=${BENCH_E2E_SAMPLE_EVERY:-100}
 E2E_POLL_MILLIS=${BENCH_E2E_POLL_MILLIS:-5}
 DRAIN_ORDERS=${BENCH_DRAIN_ORDERS:-$(pick 500000 50000)}
 FLASH_STOCK=${BENCH_FLASH_STOCK:-1000}
-FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 10000)}
-FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 4000)}
+FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 20000)}
+FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 6000)}
 FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
 # The recommended options, from the pom (service.jvm-options), as mvn spring-boot:run uses them.
 RECOMMENDED_JAVA_OPTS=$(sed -n 's:.*<service.jvm-options>\(.*\)</service.jvm-options>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")
@@ -258,7 +258,8 @@ start_service() { # dir log extra-arguments...
     sleep 0.5
   done
   local http_port
-  http_port=$(grep -oP 'Tomcat started on port \K[0-9]+' "$log" | head -n 1)
+  # The API's port: Netty's with seckill.api.engine=netty-http, else Tomcat's.
+  http_port=$( (grep -oP 'API listening on port \K[0-9]+' "$log"; grep -oP 'Tomcat started on port \K[0-9]+' "$log") | sed -n 1p)
   REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$log" | head -n 1)
   [[ -n "$http_port" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $log"
   REDIS_PID=$(cat "$SERVICE_DIR/data/redis/redis.pid")
@@ -359,13 +360,20 @@ jvm_stalls() { # from
     | awk '$1 >= 10000000 { n++ } NR <= 3 { printf "%s%s %.0f ms", sep, $2, $1 / 1e6; sep = ", " }
         END { printf " (%d of 10 ms or more)", n }')"
 }
+# The steady loads that ran, one "label:orders asked per second:results" line each.
+steady_loads() {
+  local load
+  for load in "H2:$E2E_RATE:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_RATE:$E2E_FSYNC_OUT" \
+    "H2, netty-http engine:${E2E_RATE_NETTY:-}:${NETTY_E2E_OUT:-}" "PostgreSQL:$E2E_RATE:${PG_E2E_OUT:-}"; do
+    [[ -n "${load#*:*:}" && -f "${load#*:*:}" ]] && echo "$load"
+  done
+  return 0
+}
 # One line per steady load that ran: "- <leg>: <the KEY= value of its results, or none>".
 steady_stalls() { # key
-  local pair file
-  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
-    file=${pair#*:}
-    [[ -n "$file" && -f "$file" ]] || continue
-    echo "- ${pair%%:*}: $(val "$1" "$file" | sed 's/^$/none/')"
+  local load
+  steady_loads | while IFS= read -r load; do
+    echo "- ${load%%:*}: $(val "$1" "${load#*:*:}" | sed 's/^$/none/')"
   done
 }
 steady_run() { # label results
@@ -575,6 +583,39 @@ RSS_LIMITED=$(peak_rss_mb "$SERVICE_PID")
 say "rate limits on: $LIMITED_RATE accepted/s"
 stop_service
 
+# ================================ leg 2b: H2, the API on the netty-http engine ====================================
+
+# The same service and data, restarted with seckill.api.engine=netty-http (Tomcat, with the actuator, on a port of
+# its own), the limits off as in leg 1: its best level, the sold-out path and a steady load at half its own rate.
+VOUCHERS=()
+start_service "$RUN/h2" "$LOGS/service-netty.log" --seckill.api.engine=netty-http --seckill.api.management-port=0 \
+  --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
+say "netty-http engine: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
+new_voucher netty-warm-up $MAX_STOCK
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$LONG_WARMUP_SECONDS" "$LOGS/wrk-netty-warm-up.txt"
+service_alive
+NETTY_OUT="$LOGS/wrk-netty.txt"
+new_voucher netty $MAX_STOCK
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$INTAKE_SECONDS" "$NETTY_OUT"
+service_alive
+NETTY_RATE=$(wrk_rate "$NETTY_OUT")
+say "netty-http engine: $NETTY_RATE accepted/s"
+new_voucher netty-sold-out 1
+curl -sf -o /dev/null -X POST "$BASE/api/vouchers/$VOUCHER/orders" -H 'X-User-Id: 1' || die "could not take the last unit"
+NETTY_SOLD_OUT_OUT="$LOGS/wrk-netty-sold-out.txt"
+wrk_run "$BASE" "$VOUCHER" "$BEST_CONNECTIONS" "$INTAKE_SECONDS" "$NETTY_SOLD_OUT_OUT" 409
+service_alive
+NETTY_SOLD_OUT_RATE=$(wrk_rate "$NETTY_SOLD_OUT_OUT")
+E2E_RATE_SERVLET=$E2E_RATE
+E2E_RATE=$((NETTY_RATE / 2))
+NETTY_E2E_OUT="$LOGS/steady-load-h2-netty.txt"
+wait_stream_empty
+steady_run "h2, netty-http" "$NETTY_E2E_OUT"
+E2E_RATE_NETTY=$E2E_RATE
+E2E_RATE=$E2E_RATE_SERVLET
+RSS_NETTY=$(peak_rss_mb "$SERVICE_PID")
+stop_service
+
 # ================================ leg 3: PostgreSQL ===============================================================
 
 PG_RAN=0
@@ -681,6 +722,8 @@ check "H2: dead letters $DEAD_LETTERS" "$DEAD_LETTERS == 0"
 check "H2: orders followed to their row and never seen: $(val e2e_unseen "$E2E_OUT")" "$(val e2e_unseen "$E2E_OUT") == 0"
 check "sold out: every answer 409 (other answers: $(val bench_unexpected "$SOLD_OUT_OUT"))" \
   "$(val bench_unexpected "$SOLD_OUT_OUT") == 0"
+check "netty-http engine: every intake answer 202, every sold-out answer 409 (other answers: $(val bench_unexpected "$NETTY_OUT"), $(val bench_unexpected "$NETTY_SOLD_OUT_OUT"))" \
+  "$(val bench_unexpected "$NETTY_OUT") + $(val bench_unexpected "$NETTY_SOLD_OUT_OUT") == 0"
 check "rate limits on: every answer 202 (other answers, e.g. 429: $(val bench_unexpected "$LIMITED_OUT"))" \
   "$(val bench_unexpected "$LIMITED_OUT") == 0"
 check "unpaid winners: first crowd $LIFE_FIRST accepted for a stock of $FLASH_STOCK, $LIFE_PAID paid" \
@@ -711,6 +754,7 @@ POST_FSYNC_P99=$(val post_p99 "$E2E_FSYNC_OUT")
 E2E_P99=$(val e2e_p99 "$E2E_OUT")
 RSS_MAX=$((RSS_INTAKE > RSS_DRAIN ? RSS_INTAKE : RSS_DRAIN))
 RSS_MAX=$((RSS_LIMITED > RSS_MAX ? RSS_LIMITED : RSS_MAX))
+RSS_MAX=$((RSS_NETTY > RSS_MAX ? RSS_NETTY : RSS_MAX))
 [[ "$RSS_PG" == n/a ]] || RSS_MAX=$((RSS_PG > RSS_MAX ? RSS_PG : RSS_MAX))
 INTAKE_RATIO=$(percent "$BEST_RATE" "$LIMIT_RATE")
 REFERENCE_RATIO=$(percent "$BEST_RATE" "$REFERENCE_RATE")
@@ -719,6 +763,10 @@ SOLD_OUT_RATIO=$(percent "$SOLD_OUT_RATE" "$BEST_RATE")
 FSYNC_RATIO=$(percent "$FSYNC_OTHER_RATE" "$BEST_RATE")
 DRAIN_RATIO=$(percent "$DRAIN_RATE" "$JDBC_RATE")
 PG_DRAIN_RATIO=$(percent "$PG_DRAIN_RATE" "$PG_JDBC_RATE")
+NETTY_REFERENCE_RATIO=$(percent "$NETTY_RATE" "$REFERENCE_RATE")
+NETTY_SCRIPT_RATIO=$(percent "$NETTY_RATE" "$LIMIT_RATE")
+NETTY_SOLD_OUT_RATIO=$(percent "$NETTY_SOLD_OUT_RATE" "$NETTY_RATE")
+NETTY_POST_P99=$(val post_p99 "$NETTY_E2E_OUT")
 dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no | grep -q . && echo " + local changes" || true)
 
 SUMMARY="$RUN/summary.md"
@@ -744,13 +792,17 @@ SUMMARY="$RUN/summary.md"
   echo "| intake, accepted orders/s | $(group "$BEST_RATE") | $(group "$LIMIT_RATE") (admission script alone, $LIMIT_CLIENTS clients, no pipelining) | $INTAKE_RATIO % | ≥ 25 % | $(at_least "$INTAKE_RATIO" 25) |"
   echo "| intake with the default rate limits on (per buyer 5/s, per address 2,000/s; $BEST_CONNECTIONS connections) | $(group "$LIMITED_RATE") | $(group "$BEST_RATE") (limits off) | $LIMITED_RATIO % | ≥ 80 % | $(at_least "$LIMITED_RATIO" 80) |"
   echo "| sold-out refusals/s (every answer 409 SOLD_OUT; $BEST_CONNECTIONS connections) | $(group "$SOLD_OUT_RATE") | $(group "$BEST_RATE") (accepted/s) | $SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$SOLD_OUT_RATIO" 100) |"
+  echo "| intake on the netty-http engine (seckill.api.engine=netty-http; $BEST_CONNECTIONS connections, limits off) | $(group "$NETTY_RATE") | $(group "$REFERENCE_RATE") (plain Spring MVC controller) | $NETTY_REFERENCE_RATIO % | ≥ 150 % | $(at_least "$NETTY_REFERENCE_RATIO" 150) |"
+  echo "| intake on the netty-http engine | $(group "$NETTY_RATE") | $(group "$LIMIT_RATE") (admission script alone) | $NETTY_SCRIPT_RATIO % | ≥ 25 % | $(at_least "$NETTY_SCRIPT_RATIO" 25) |"
+  echo "| sold-out refusals/s on the netty-http engine | $(group "$NETTY_SOLD_OUT_RATE") | $(group "$NETTY_RATE") (its accepted/s) | $NETTY_SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$NETTY_SOLD_OUT_RATIO" 100) |"
   echo "| intake with appendfsync $FSYNC_OTHER instead of $FSYNC_DEFAULT ($BEST_CONNECTIONS connections) | $(group "$FSYNC_OTHER_RATE") | $(group "$BEST_RATE") ($FSYNC_DEFAULT) | $FSYNC_RATIO % | (what the policy costs) | |"
   echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | | | < 20 ms | $(below "$POST_P99" 20) |"
   echo "| POST latency p99 at half load with appendfsync $FSYNC_OTHER | $POST_FSYNC_P99 ms | | | (what the policy costs) | |"
+  echo "| POST latency p99 at half the netty-http engine's rate ($(group "$E2E_RATE_NETTY")/s, H2) | $NETTY_POST_P99 ms | | | < 20 ms | $(below "$NETTY_POST_P99" 20) |"
   echo "| drain into H2, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(at_least "$DRAIN_RATIO" 80) |"
   echo "| drain into PostgreSQL, orders written/s | $(group "$PG_DRAIN_RATE") | $(group "$PG_JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each) | $PG_DRAIN_RATIO % | ≥ 80 % | $(at_least "$PG_DRAIN_RATIO" 80) |"
   echo "| 202 → row p99 at half load, H2 / PostgreSQL | $E2E_P99 / $PG_E2E_P99 ms | | | < 100 ms | $(below "$E2E_P99" 100) / $(below "$PG_E2E_P99" 100) |"
-  echo "| peak RSS of the service: intake / drain (H2) / rate limits on / PostgreSQL leg | $RSS_INTAKE / $RSS_DRAIN / $RSS_LIMITED / $RSS_PG MB | $RSS_REFERENCE MB (reference) | | < 384 MB | $(below "$RSS_MAX" 384) |"
+  echo "| peak RSS of the service: intake / drain (H2) / rate limits on / netty-http / PostgreSQL leg | $RSS_INTAKE / $RSS_DRAIN / $RSS_LIMITED / $RSS_NETTY / $RSS_PG MB | $RSS_REFERENCE MB (reference) | | < 384 MB | $(below "$RSS_MAX" 384) |"
   echo "| correctness: flash crowd, every order written once (checks below) | ${#FAILURES[@]} failed | | | none | $(yes_no "${#FAILURES[@]} == 0") |"
   echo
   echo "## Intake (wrk, $INTAKE_SECONDS s per level after $WARMUP_SECONDS s of warm-up; every request a new buyer)"
@@ -763,6 +815,8 @@ SUMMARY="$RUN/summary.md"
   wrk_row "sold out, $BEST_CONNECTIONS (409 expected)" "$SOLD_OUT_OUT"
   wrk_row "appendfsync $FSYNC_OTHER, $BEST_CONNECTIONS" "$FSYNC_OUT"
   wrk_row "rate limits on, $BEST_CONNECTIONS" "$LIMITED_OUT"
+  wrk_row "netty-http engine, $BEST_CONNECTIONS" "$NETTY_OUT"
+  wrk_row "netty-http engine, sold out, $BEST_CONNECTIONS (409 expected)" "$NETTY_SOLD_OUT_OUT"
   echo
   echo "The reference, a plain Spring MVC controller (bench/reference/ReferenceIntake.java) on the same Redis, same JVM options:"
   echo
@@ -782,10 +836,10 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "| database | asked/s | sent/s | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for pair in "H2:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_FSYNC_OUT" "PostgreSQL:${PG_E2E_OUT:-}"; do
-    file=${pair#*:}
-    [[ -n "$file" && -f "$file" ]] || continue
-    echo "| ${pair%%:*} | $(group "$E2E_RATE") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
+  steady_loads | while IFS= read -r load; do
+    file=${load#*:*:}
+    asked=${load#*:}
+    echo "| ${load%%:*} | $(group "${asked%%:*}") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
   done
   echo
   echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more, with the seconds that had one and their longest added up, from LATENCY HISTORY; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
@@ -810,7 +864,7 @@ SUMMARY="$RUN/summary.md"
   echo "## Memory (VmHWM)"
   echo
   echo "- Service JVM, H2 leg: $RSS_INTAKE MB from start through the intake runs; $RSS_DRAIN MB from $RSS_DRAIN_FROM through the drain."
-  echo "- Service JVM, rate-limits leg: $RSS_LIMITED MB; PostgreSQL leg: $RSS_PG MB (from the drain's start)."
+  echo "- Service JVM, rate-limits leg: $RSS_LIMITED MB; netty-http leg: $RSS_NETTY MB (from start through its steady load); PostgreSQL leg: $RSS_PG MB (from the drain's start)."
   echo "- The reference controller: $RSS_REFERENCE MB. The embedded redis-server: $RSS_REDIS MB over the H2 leg (not counted in the service's figure)."
   echo
   echo "## Correctness"
