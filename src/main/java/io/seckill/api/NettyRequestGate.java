@@ -54,6 +54,7 @@ final class NettyRequestGate extends ChannelInboundHandlerAdapter {
             RequestLine line = new RequestLine(request.method().name(), path(request.uri()),
                     request.headers().get(HttpHeaderNames.CONTENT_TYPE));
             ctx.channel().attr(REQUEST).set(line);
+            declineUpgrade(request);
             FullHttpResponse refusal = refusal(request, line);
             if (refusal != null) {
                 refused = true;
@@ -100,6 +101,18 @@ final class NettyRequestGate extends ChannelInboundHandlerAdapter {
             return problems.answer(415, line, null);
         }
         return null;
+    }
+
+    /**
+     * No protocol is switched to here (Java's HttpClient offers h2c on every request): the request is served as
+     * HTTP/1.1, and Netty's binding, which answers with the request's Connection header, does not echo the offer.
+     */
+    private static void declineUpgrade(HttpRequest request) {
+        if (request.headers().contains(HttpHeaderNames.UPGRADE)) {
+            boolean close = request.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true);
+            request.headers().remove(HttpHeaderNames.UPGRADE).remove("HTTP2-Settings")
+                    .set(HttpHeaderNames.CONNECTION, close ? HttpHeaderValues.CLOSE : HttpHeaderValues.KEEP_ALIVE);
+        }
     }
 
     private static String path(String uri) {
