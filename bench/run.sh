@@ -585,10 +585,11 @@ stop_service
 
 # ================================ leg 2b: H2, the API on the netty-http engine ====================================
 
-# The same service and data, restarted with seckill.api.engine=netty-http (Tomcat, with the actuator, on a port of
-# its own), the limits off as in leg 1: its best level, the sold-out path and a steady load at half its own rate.
+# A service of its own (fresh Redis and H2, as leg 1 started: by now leg 1's Redis holds millions of orders and
+# rewrites a large append-only file) with seckill.api.engine=netty-http (Tomcat, with the actuator, on a port of its
+# own), the limits off as in leg 1: its best level, the sold-out path and a steady load at half its own rate.
 VOUCHERS=()
-start_service "$RUN/h2" "$LOGS/service-netty.log" --seckill.api.engine=netty-http --seckill.api.management-port=0 \
+start_service "$RUN/netty" "$LOGS/service-netty.log" --seckill.api.engine=netty-http --seckill.api.management-port=0 \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 say "netty-http engine: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
 new_voucher netty-warm-up $MAX_STOCK
@@ -885,5 +886,5 @@ if ((${#FAILURES[@]})); then
   exit 1
 fi
 rm -rf "$WORK/jar" "$WORK/classes" "$WORK/reference"
-((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/pg/data" "$RUN/lifecycle/data" "$WORK/baseline"
+((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/netty/data" "$RUN/pg/data" "$RUN/lifecycle/data" "$WORK/baseline"
 say "done: $SUMMARY"
