@@ -20,6 +20,11 @@ public class OrderEventMessages {
         this.json = json;
     }
 
+    /** Whether there is anything to announce: a write of entries written before inserted nothing. */
+    public boolean any(List<OrderView> orders) {
+        return !orders.isEmpty();
+    }
+
     public String of(List<OrderView> orders) throws JsonProcessingException {
         return json.writeValueAsString(orders);
     }

@@ -10,8 +10,10 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seckill.support.ApiClient;
+import io.seckill.support.OrderStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Written orders are announced on the Redis pub/sub channel {@code seckill:events}, as a subscriber sees them. */
 @SeckillIntegrationTest
@@ -32,6 +35,9 @@ class OrderEventsIntegrationTests {
 
     @Autowired
     LettuceConnectionFactory redis;
+
+    @Autowired
+    StringRedisTemplate template;
 
     @Value("${seckill.events.channel}")
     String channel;
@@ -66,9 +72,57 @@ class OrderEventsIntegrationTests {
         }
     }
 
+    @Test
+    void anOrderWrittenAgainIsNotAnnouncedAgainAndNoEmptyMessageGoesOut() throws Exception {
+        long voucher = api.createVoucher(3);
+        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+        RedisClient client = RedisClient.create(RedisURI.create(redis.getHostName(), redis.getPort()));
+        try (StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub()) {
+            subscriber.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String from, String message) {
+                    messages.add(message);
+                }
+            });
+            subscriber.sync().subscribe(channel);
+            String first = api.orderAccepted(voucher, 7).get(0);
+            List<String> arrived = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).until(() -> announced(messages, arrived, first) == 1);
+
+            // The same entry once more (a redelivery after a lost acknowledgement): the writer finds it written,
+            // inserts nothing, and has nothing to announce.
+            OrderStreams streams = new OrderStreams(template);
+            String again = streams.add(OrderStreams.order(Long.parseLong(first), voucher, 7));
+            await().atMost(Duration.ofSeconds(30)).until(() -> !streams.contains(again));
+            // An order after it, announced: the redelivery's turn on the channel has passed.
+            String second = api.orderAccepted(voucher, 8).get(0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> announced(messages, arrived, second) == 1);
+
+            assertThat(announced(messages, arrived, first)).as("announcements of %s", first).isEqualTo(1);
+            assertThat(arrived).as("messages on %s", channel).noneMatch(message -> message.equals("[]"));
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** Moves what arrived into {@code arrived}; how many of its messages announce the order. */
+    private static long announced(BlockingQueue<String> messages, List<String> arrived, String orderId)
+            throws Exception {
+        messages.drainTo(arrived);
+        long times = 0;
+        for (String message : arrived) {
+            for (JsonNode event : JSON.readTree(message)) {
+                if (orderId.equals(event.path("orderId").asText())) {
+                    times++;
+                }
+            }
+        }
+        return times;
+    }
+
     /** Drains what arrived so far; other tests' orders are announced on the same channel, in arrays. */
     private static Optional<JsonNode> eventOf(BlockingQueue<String> messages, String orderId) throws Exception {
-        List<String> arrived = new java.util.ArrayList<>();
+        List<String> arrived = new ArrayList<>();
         messages.drainTo(arrived);
         for (String message : arrived) {
             JsonNode orders = JSON.readTree(message);

@@ -109,6 +109,20 @@ class AckEntriesScriptIntegrationTests {
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(1);
     }
 
+    @Test
+    void aBatchAroundAnEntryLeftPendingLeavesThatEntryAndNothingElseOfTheBatch() {
+        // One reader re-reads its own pending entries 1-5 and leaves 3 pending (delivered too often: the
+        // sweeper's); the others are written. 1-2 lie below 3 (trimmed), 4-5 above it (deleted one by one).
+        List<String> ids = List.of(append("1"), append("2"), append("3"), append("4"), append("5"));
+        redis.opsForStream().createGroup(stream, ReadOffset.from("0"), properties.group());
+        read("reader-a", 5);
+
+        assertThat(ackEntries.ack(stream, List.of(ids.get(0), ids.get(1), ids.get(3), ids.get(4)))).isEqualTo(4);
+
+        assertThat(entryIds()).containsExactly(ids.get(2));
+        assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(1);
+    }
+
     private void read(String consumer, int count) {
         assertThat(redis.opsForStream().read(Consumer.from(properties.group(), consumer),
                 StreamReadOptions.empty().count(count), StreamOffset.create(stream, ReadOffset.lastConsumed())))
