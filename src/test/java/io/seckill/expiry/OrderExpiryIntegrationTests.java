@@ -5,14 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.EventSubscriber;
 import io.seckill.support.FlashCrowd;
 import io.seckill.support.FlashCrowd.Order;
 import io.seckill.support.FlashCrowd.Outcome;
@@ -27,11 +24,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.camel.CamelContext;
@@ -351,19 +346,7 @@ class OrderExpiryIntegrationTests {
         String paidOrder = written(voucher, 1);
         String unpaidOrder = written(voucher, 2);
         double paidBefore = api.prometheus().value("seckill_orders_paid_total");
-        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        RedisClient client = RedisClient.create(RedisURI.create(redisConnection.getHostName(),
-                redisConnection.getPort()));
-        try (StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub()) {
-            subscriber.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String from, String message) {
-                    messages.add(message);
-                }
-            });
-            // SUBSCRIBE seckill:events
-            subscriber.sync().subscribe(channel);
-
+        try (EventSubscriber messages = new EventSubscriber(redisConnection, channel)) {
             Answer paid = api.pay(paidOrder, 1);
             api.pay(paidOrder, 1);
 
@@ -377,8 +360,6 @@ class OrderExpiryIntegrationTests {
             assertThat(events.get(unpaidOrder)).singleElement()
                     .isEqualTo(api.get("/api/orders/" + unpaidOrder).json())
                     .satisfies(event -> assertThat(event.get("status").asText()).isEqualTo("CANCELLED"));
-        } finally {
-            client.shutdown();
         }
         assertThat(api.prometheus().value("seckill_orders_paid_total")).isEqualTo(paidBefore + 1);
     }
@@ -442,7 +423,7 @@ class OrderExpiryIntegrationTests {
         return last[0];
     }
 
-    private static void collect(BlockingQueue<String> messages, Map<String, List<JsonNode>> events)
+    private static void collect(EventSubscriber messages, Map<String, List<JsonNode>> events)
             throws Exception {
         List<String> arrived = new ArrayList<>();
         messages.drainTo(arrived);

@@ -5,19 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.seckill.support.ApiClient;
+import io.seckill.support.EventSubscriber;
 import io.seckill.support.OrderStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -45,18 +40,7 @@ class OrderEventsIntegrationTests {
     @Test
     void writtenOrderIsAnnouncedWithItsIds() throws Exception {
         long voucher = api.createVoucher(3);
-        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        RedisClient client = RedisClient.create(RedisURI.create(redis.getHostName(), redis.getPort()));
-        try (StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub()) {
-            subscriber.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String from, String message) {
-                    messages.add(message);
-                }
-            });
-            // SUBSCRIBE seckill:events (returns once Redis confirmed the subscription)
-            subscriber.sync().subscribe(channel);
-
+        try (EventSubscriber messages = new EventSubscriber(redis, channel)) {
             String orderId = api.orderAccepted(voucher, 7).get(0);
 
             JsonNode event = await().atMost(Duration.ofSeconds(30))
@@ -67,24 +51,13 @@ class OrderEventsIntegrationTests {
             assertThat(written.status()).isEqualTo(200);
             assertThat(event.get("orderId").isTextual()).as("orderId is a JSON string: %s", event).isTrue();
             assertThat(event).isEqualTo(written.json());
-        } finally {
-            client.shutdown();
         }
     }
 
     @Test
     void anOrderWrittenAgainIsNotAnnouncedAgainAndNoEmptyMessageGoesOut() throws Exception {
         long voucher = api.createVoucher(3);
-        BlockingQueue<String> messages = new LinkedBlockingQueue<>();
-        RedisClient client = RedisClient.create(RedisURI.create(redis.getHostName(), redis.getPort()));
-        try (StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub()) {
-            subscriber.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String from, String message) {
-                    messages.add(message);
-                }
-            });
-            subscriber.sync().subscribe(channel);
+        try (EventSubscriber messages = new EventSubscriber(redis, channel)) {
             String first = api.orderAccepted(voucher, 7).get(0);
             List<String> arrived = new ArrayList<>();
             await().atMost(Duration.ofSeconds(30)).until(() -> announced(messages, arrived, first) == 1);
@@ -100,13 +73,11 @@ class OrderEventsIntegrationTests {
 
             assertThat(announced(messages, arrived, first)).as("announcements of %s", first).isEqualTo(1);
             assertThat(arrived).as("messages on %s", channel).noneMatch(message -> message.equals("[]"));
-        } finally {
-            client.shutdown();
         }
     }
 
     /** Moves what arrived into {@code arrived}; how many of its messages announce the order. */
-    private static long announced(BlockingQueue<String> messages, List<String> arrived, String orderId)
+    private static long announced(EventSubscriber messages, List<String> arrived, String orderId)
             throws Exception {
         messages.drainTo(arrived);
         long times = 0;
@@ -121,7 +92,7 @@ class OrderEventsIntegrationTests {
     }
 
     /** Drains what arrived so far; other tests' orders are announced on the same channel, in arrays. */
-    private static Optional<JsonNode> eventOf(BlockingQueue<String> messages, String orderId) throws Exception {
+    private static Optional<JsonNode> eventOf(EventSubscriber messages, String orderId) throws Exception {
         List<String> arrived = new ArrayList<>();
         messages.drainTo(arrived);
         for (String message : arrived) {

@@ -1,0 +1,45 @@
+package io.seckill.support;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.Collection;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A subscriber of the order events' pub/sub channel on a connection of its own, as an operator's
+ * {@code redis-cli SUBSCRIBE seckill:events} would be: every message from the moment it is opened.
+ */
+public final class EventSubscriber implements AutoCloseable {
+
+    private final RedisClient client;
+    private final StatefulRedisPubSubConnection<String, String> connection;
+    private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
+
+    /** SUBSCRIBE channel; returns once Redis confirmed the subscription. */
+    public EventSubscriber(LettuceConnectionFactory redis, String channel) {
+        client = RedisClient.create(RedisURI.create(redis.getHostName(), redis.getPort()));
+        connection = client.connectPubSub();
+        connection.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String from, String message) {
+                messages.add(message);
+            }
+        });
+        connection.sync().subscribe(channel);
+    }
+
+    /** Moves the messages that arrived since the last call into {@code into}. */
+    public void drainTo(Collection<String> into) {
+        messages.drainTo(into);
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown();
+    }
+}
