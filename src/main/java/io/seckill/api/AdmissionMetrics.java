@@ -2,17 +2,18 @@ package io.seckill.api;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
  * Counter {@code seckill.admissions}, tag {@code outcome}: every answer to an order, once. The admission bean counts
  * the orders it accepted; every refusal, whether the admission script decided it (sold_out, already_ordered,
  * not_started, ended, voucher_not_found) or a step before it (bad_request, rate_limited), reaches the buyer as a
- * problem of the route {@value #ROUTE_ID} and is counted by {@link ProblemResponses}, by its code.
+ * problem of the route {@value #ROUTE_ID} and is counted by {@link ProblemResponses}, by its code (whether the route
+ * answered it itself or its error handling did).
  */
 @Component
 public class AdmissionMetrics {
@@ -29,7 +30,8 @@ public class AdmissionMetrics {
 
     private final MeterRegistry registry;
     private final Counter accepted;
-    private final Map<ProblemCode, Counter> refused = new EnumMap<>(ProblemCode.class);
+    /** Read on every refusal, from many threads at once: no lock once a code's counter exists. */
+    private final Map<ProblemCode, Counter> refused = new ConcurrentHashMap<>();
 
     public AdmissionMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -48,7 +50,7 @@ public class AdmissionMetrics {
         }
     }
 
-    private synchronized Counter refusedCounter(ProblemCode code) {
+    private Counter refusedCounter(ProblemCode code) {
         return refused.computeIfAbsent(code, c -> counter(c.name().toLowerCase(Locale.ROOT)));
     }
 

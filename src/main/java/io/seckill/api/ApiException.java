@@ -2,7 +2,8 @@ package io.seckill.api;
 
 /**
  * A request the service answers with a problem, not an order: thrown by beans, turned into problem+json by the
- * API's error handling ({@code routes/error-handling.camel.yaml}).
+ * API's error handling ({@code routes/error-handling.camel.yaml}), or by the order intake itself
+ * ({@link ProblemResponses#refuse}).
  */
 public class ApiException extends RuntimeException {
 
@@ -21,6 +22,16 @@ public class ApiException extends RuntimeException {
 
     public static ApiException badRequest(String detail) {
         return new ApiException(ProblemCode.BAD_REQUEST, detail);
+    }
+
+    /** The ApiException a failure is or wraps (Camel and CompletableFuture wrap what a bean throws), or null. */
+    public static ApiException within(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ApiException api) {
+                return api;
+            }
+        }
+        return null;
     }
 
     public ProblemCode code() {

@@ -2,6 +2,7 @@ package io.seckill.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.config.RedisOutage;
@@ -24,14 +25,14 @@ public class ProblemResponses {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
 
-    private final ObjectMapper json;
+    private final ObjectWriter problems;
     private final AdmissionMetrics admissions;
     private final RedisOutageProperties outage;
     private final Counter redisRefusals;
 
     public ProblemResponses(ObjectMapper json, AdmissionMetrics admissions, RedisOutageProperties outage,
             MeterRegistry registry) {
-        this.json = json;
+        this.problems = json.writerFor(Problem.class);
         this.admissions = admissions;
         this.outage = outage;
         this.redisRefusals = Counter.builder("seckill.redis.unavailable")
@@ -39,17 +40,15 @@ public class ProblemResponses {
                 .register(registry);
     }
 
+    /** The API routes' error handling: the exception the route failed with, answered. */
     public void respond(Exchange exchange) throws JsonProcessingException {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         String path = exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class);
         Problem problem;
-        ApiException api = apiException(failure);
+        ApiException api = ApiException.within(failure);
         Optional<RedisOutage> redisOutage = RedisOutage.behind(failure);
         if (api != null) {
-            problem = Problem.of(api.code(), api.getMessage(), path);
-            if (api.retryAfterSeconds() != null) {
-                exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
-            }
+            problem = problem(exchange, api, path);
         } else if (redisOutage.isPresent()) {
             problem = redisUnavailable(exchange, redisOutage.get(), path);
         } else {
@@ -59,6 +58,24 @@ public class ProblemResponses {
         admissions.answered(exchange.getProperty(ExchangePropertyKey.FAILURE_ROUTE_ID, String.class),
                 ProblemCode.valueOf(problem.code()));
         write(exchange, problem);
+    }
+
+    /**
+     * A refusal of an order (sold out, already ordered, rate limited, malformed, ...) answered by the intake's route
+     * itself, as the error handling would answer it. It is the answer the route exists to give in a flash crowd, not
+     * a failure: Camel's failure counters of {@value AdmissionMetrics#ROUTE_ID} stay for what went wrong, and the
+     * refusal costs no exception handling (a quarter of a refusal's CPU in a profile of the sold-out path).
+     */
+    public void refuse(Exchange exchange, ApiException refusal) throws JsonProcessingException {
+        admissions.answered(AdmissionMetrics.ROUTE_ID, refusal.code());
+        write(exchange, problem(exchange, refusal, exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class)));
+    }
+
+    private static Problem problem(Exchange exchange, ApiException api, String path) {
+        if (api.retryAfterSeconds() != null) {
+            exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
+        }
+        return Problem.of(api.code(), api.getMessage(), path);
     }
 
     /**
@@ -78,19 +95,9 @@ public class ProblemResponses {
         return Problem.of(ProblemCode.REDIS_UNAVAILABLE, detail, path);
     }
 
-    /** Camel wraps what a bean throws from an expression (a {@code method:} variable, say): look inside. */
-    private static ApiException apiException(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ApiException api) {
-                return api;
-            }
-        }
-        return null;
-    }
-
-    public void write(Exchange exchange, Problem problem) throws JsonProcessingException {
+    private void write(Exchange exchange, Problem problem) throws JsonProcessingException {
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, problem.status());
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, Problem.MEDIA_TYPE);
-        exchange.getMessage().setBody(json.writeValueAsString(problem));
+        exchange.getMessage().setBody(problems.writeValueAsBytes(problem));
     }
 }

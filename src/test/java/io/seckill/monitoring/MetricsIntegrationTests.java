@@ -71,6 +71,11 @@ class MetricsIntegrationTests {
         assertThat(metrics.value("seckill_admissions_total{outcome=\"not_started\"}")).isEqualTo(1);
         assertThat(metrics.value("seckill_admissions_total{outcome=\"ended\"}")).isEqualTo(1);
         assertThat(metrics.value("seckill_admissions_total{outcome=\"rate_limited\"}")).isZero();
+        // A refusal is the answer the intake exists to give, not a failure of its route: Camel's failure counters
+        // keep to what went wrong.
+        assertThat(metrics.sum("camel_exchanges_succeeded_total", "routeId=\"place-order\"")).isEqualTo(9);
+        assertThat(metrics.sum("camel_exchanges_failures_handled_total", "routeId=\"place-order\"")).isZero();
+        assertThat(metrics.sum("camel_exchanges_failed_total", "routeId=\"place-order\"")).isZero();
         assertThat(metrics.value("seckill_orders_written_total")).isEqualTo(3);
         assertThat(metrics.value("seckill_orders_end_to_end_seconds_count")).isEqualTo(3);
         assertThat(metrics.value("seckill_orders_write_seconds_count{mode=\"batch\"}")

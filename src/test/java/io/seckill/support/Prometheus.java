@@ -1,6 +1,7 @@
 package io.seckill.support;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,5 +29,20 @@ public record Prometheus(Map<String, Double> samples) {
             throw new AssertionError("No series " + series + " in the scrape");
         }
         return value;
+    }
+
+    /**
+     * The sum of a metric's series that carry a label, for series with more labels than a test names (Camel's route
+     * metrics: {@code camel_exchanges_succeeded_total{camelContext=…,routeId="place-order",…}}).
+     */
+    public double sum(String metric, String label) {
+        List<Double> values = samples.entrySet().stream()
+                .filter(sample -> sample.getKey().startsWith(metric + "{") && sample.getKey().contains(label))
+                .map(Map.Entry::getValue).toList();
+        if (values.isEmpty()) {
+            throw new AssertionError("No series " + metric + " with " + label + " in the scrape; there are "
+                    + samples.keySet().stream().filter(series -> series.startsWith(metric)).toList());
+        }
+        return values.stream().mapToDouble(Double::doubleValue).sum();
     }
 }
