@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Turns the exception an API route failed with into a problem+json response. A Redis that cannot be used
+ * Turns the exception an API route failed with into a problem+json response, and answers the order intake's
+ * refusals, which are no failures ({@link #refuse}), in the same words. A Redis that cannot be used
  * ({@link RedisOutage}) is 503 REDIS_UNAVAILABLE with Retry-After, counted in {@code seckill.redis.unavailable}:
  * "try again in a moment", not "our fault". Anything else that is not an {@link ApiException} is a fault of ours:
  * logged with its stack trace, answered 500 without any internals.
