@@ -23,7 +23,7 @@ import org.springframework.dao.DataAccessException;
 public class DatabaseSchemaConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseSchemaConfiguration.class);
-    static final int ATTEMPTS = 3;
+    private static final int ATTEMPTS = 3;
     private static final long PAUSE_MILLIS = 500;
 
     /** Replaces Boot's own initializer (it backs off when there is one), so it runs where Boot's would. */

@@ -17,11 +17,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.autoconfigure.sql.init.SqlDataSourceScriptDatabaseInitializer;
 import org.springframework.boot.autoconfigure.sql.init.SqlInitializationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -51,7 +49,7 @@ class ConcurrentSchemaInitializationIntegrationTests {
     void instancesStartingTogetherOnAFreshPostgresDatabaseAllInitializeIt() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             try (PostgresTestDatabase database = PostgresTestDatabase.create()) {
-                startTogether(new DriverManagerDataSource(database.in("jdbc:postgresql://x/"), "postgres", ""));
+                startTogether(new DriverManagerDataSource(database.url(), "postgres", ""));
             }
         }
     }
@@ -60,8 +58,6 @@ class ConcurrentSchemaInitializationIntegrationTests {
         SqlInitializationProperties properties = new SqlInitializationProperties();
         properties.setMode(DatabaseInitializationMode.ALWAYS);
         properties.setSchemaLocations(List.of("classpath:sql/schema.sql"));
-        Function<DataSource, SqlDataSourceScriptDatabaseInitializer> initializer =
-                dataSource -> new DatabaseSchemaConfiguration().schemaInitializer(dataSource, properties);
         CountDownLatch start = new CountDownLatch(1);
         ExecutorService instances = Executors.newFixedThreadPool(INSTANCES);
         try {
@@ -69,7 +65,8 @@ class ConcurrentSchemaInitializationIntegrationTests {
             for (int instance = 0; instance < INSTANCES; instance++) {
                 initialized.add(instances.submit(() -> {
                     start.await();
-                    return initializer.apply(database).initializeDatabase();
+                    return new DatabaseSchemaConfiguration().schemaInitializer(database, properties)
+                            .initializeDatabase();
                 }));
             }
             start.countDown();

@@ -44,13 +44,18 @@ public final class PostgresTestDatabase implements AutoCloseable {
         }
     }
 
+    /** This database's JDBC URL, without parameters. */
+    public String url() {
+        return SERVER + name;
+    }
+
     /** This database, with the parameters of the service's URL. */
     public String in(String serviceUrl) {
         Matcher url = URL.matcher(serviceUrl);
         if (!url.matches()) {
             throw new IllegalArgumentException("Not a PostgreSQL JDBC URL: " + serviceUrl);
         }
-        return SERVER + name + url.group(1);
+        return url() + url.group(1);
     }
 
     /** Drops the database, ending whatever sessions still use it (PostgreSQL 13+). */
