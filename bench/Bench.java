@@ -1,10 +1,10 @@
 import com.sun.tools.attach.VirtualMachine;
 import java.io.BufferedInputStream;
-import java.io.BufferedReader;
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.DelayQueue;
@@ -60,6 +61,8 @@ import javax.management.remote.JMXServiceURL;
  *        a flash crowd; writes each accepted order as orderId,userId to FILE
  * route  PID ROUTE_ID start|stop
  *        starts or stops a Camel route of the service over JMX (attach API)
+ * script REDIS_PORT RATE SECONDS CONNECTIONS SHA NUMKEYS KEY... ARG...
+ *        the admission script alone at a steady rate (open loop), straight to Redis: its latency
  * drain  PID REDIS_PORT STREAM EXPECTED ROUTE_ID
  *        starts the stopped writer route and times the backlog in STREAM to empty
  * jdbc   JDBC_URL USER ROWS BATCH SCHEMA_SQL INSERT_SQL VOUCHER
@@ -76,7 +79,7 @@ public class Bench {
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
-            throw new IllegalArgumentException("usage: Bench load|flash|route|drain|jdbc|verify ...");
+            throw new IllegalArgumentException("usage: Bench load|script|flash|route|drain|jdbc|verify|pay|statuses ...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
@@ -84,6 +87,7 @@ public class Bench {
             case "flash" -> FlashCrowd.run(rest);
             case "route" -> Routes.run(rest);
             case "drain" -> Drain.run(rest);
+            case "script" -> ScriptLoad.run(rest);
             case "jdbc" -> JdbcBaseline.run(rest);
             case "verify" -> Verify.run(rest);
             case "pay" -> Payments.run(rest);
@@ -171,7 +175,7 @@ public class Bench {
  * Reconnects when the server closes the connection (Tomcat does after 100 requests, for wrk too), and sends a
  * request again only when a kept-alive connection turns out closed before any answer.
  */
-final class Http implements AutoCloseable {
+final class Http implements Closeable {
 
     record Response(int status, String body) {
     }
@@ -351,45 +355,24 @@ final class SteadyLoad {
         Bench.Latencies post = new Bench.Latencies();
         Bench.Latencies endToEnd = new Bench.Latencies();
         Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
-        LongAdder failures = new LongAdder();
         LongAdder unseen = new LongAdder();
         DelayQueue<Sample> samples = new DelayQueue<>();
-        AtomicLong next = new AtomicLong();
-        long total = rate * seconds;
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-
-        ExecutorService senders = Executors.newFixedThreadPool(connections);
-        for (int c = 0; c < connections; c++) {
-            senders.submit(() -> {
-                try (Http http = new Http(url)) {
-                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
-                        long due = start + i * 1_000_000_000L / rate;
-                        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-                            LockSupport.parkNanos(wait);
-                        }
-                        try {
-                            Http.Response response = http.postOrder(voucherId, i + 1);
-                            long answered = System.nanoTime();
-                            outcomes.computeIfAbsent(Bench.outcome(response), k -> new LongAdder()).increment();
-                            if (response.status() == 202) {
-                                post.add(answered - due);
-                                if (i % sampleEvery == 0) {
-                                    samples.add(new Sample(Bench.orderId(response.body()), answered, answered));
-                                }
-                            }
-                        } catch (IOException e) {
-                            failures.increment();
-                        }
-                    }
+        OpenLoop<Http> senders = new OpenLoop<>(rate, seconds, connections, () -> new Http(url), (http, i, due) -> {
+            Http.Response response = http.postOrder(voucherId, i + 1);
+            long answered = System.nanoTime();
+            outcomes.computeIfAbsent(Bench.outcome(response), k -> new LongAdder()).increment();
+            if (response.status() == 202) {
+                post.add(answered - due);
+                if (i % sampleEvery == 0) {
+                    samples.add(new Sample(Bench.orderId(response.body()), answered, answered));
                 }
-                return null;
-            });
-        }
+            }
+        });
         ExecutorService pollers = Executors.newFixedThreadPool(POLLERS);
         for (int p = 0; p < POLLERS; p++) {
             pollers.submit(() -> {
                 try (Http http = new Http(url)) {
-                    while (!senders.isTerminated() || !samples.isEmpty()) {
+                    while (!senders.done() || !samples.isEmpty()) {
                         Sample sample = samples.poll(100, TimeUnit.MILLISECONDS);
                         if (sample == null) {
                             continue;
@@ -413,23 +396,128 @@ final class SteadyLoad {
                 return null;
             });
         }
-        senders.shutdown();
-        senders.awaitTermination(seconds + 600, TimeUnit.SECONDS);
-        double elapsed = (System.nanoTime() - start) / 1e9;
+        double elapsed = senders.await();
         pollers.shutdown();
         pollers.awaitTermination(SAMPLE_DEADLINE_NANOS + TimeUnit.SECONDS.toNanos(10), TimeUnit.NANOSECONDS);
 
         long accepted = outcomes.getOrDefault("202", new LongAdder()).sum();
-        Bench.print("load_sent", total);
-        Bench.print("load_rate_asked", rate);
-        Bench.print("load_rate_done", Bench.perSecond(total / elapsed));
-        Bench.print("load_failures", failures.sum());
+        senders.print("load", elapsed);
         Bench.print("load_accepted", accepted);
-        Bench.print("load_not_202", total - accepted - failures.sum());
+        Bench.print("load_not_202", senders.total() - accepted - senders.failures());
         Bench.printOutcomes("load", outcomes);
         post.print("post");
         endToEnd.print("e2e");
         Bench.print("e2e_unseen", unseen.sum());
+    }
+}
+
+/**
+ * Requests at a steady rate (open loop): request i is due at start + i / RATE and is sent when it is due, whatever
+ * the answers before it, from CONNECTIONS threads with a connection each; its latency counts from when it was due,
+ * so a stall cannot hide the requests queued behind it (wrk2's method; wrk2 is not in Debian). A request that fails
+ * with an IOException counts as a failure.
+ */
+final class OpenLoop<C extends Closeable> {
+
+    interface Request<C> {
+        void send(C connection, long request, long due) throws IOException;
+    }
+
+    private final ExecutorService threads;
+    private final long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+    private final long rate;
+    private final long seconds;
+    private final LongAdder failures = new LongAdder();
+
+    OpenLoop(long rate, long seconds, int connections, Callable<C> connect, Request<C> request) {
+        this.rate = rate;
+        this.seconds = seconds;
+        long total = total();
+        AtomicLong next = new AtomicLong();
+        threads = Executors.newFixedThreadPool(connections);
+        for (int c = 0; c < connections; c++) {
+            threads.submit(() -> {
+                try (C connection = connect.call()) {
+                    for (long i = next.getAndIncrement(); i < total; i = next.getAndIncrement()) {
+                        long due = start + i * 1_000_000_000L / rate;
+                        for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                            LockSupport.parkNanos(wait);
+                        }
+                        try {
+                            request.send(connection, i, due);
+                        } catch (IOException e) {
+                            failures.increment();
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        threads.shutdown();
+    }
+
+    long total() {
+        return rate * seconds;
+    }
+
+    long failures() {
+        return failures.sum();
+    }
+
+    boolean done() {
+        return threads.isTerminated();
+    }
+
+    /** Waits for the last request's answer; the seconds from the first request's due time. */
+    double await() throws InterruptedException {
+        threads.awaitTermination(seconds + 600, TimeUnit.SECONDS);
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    void print(String prefix, double elapsed) {
+        Bench.print(prefix + "_sent", total());
+        Bench.print(prefix + "_rate_asked", rate);
+        Bench.print(prefix + "_rate_done", Bench.perSecond(total() / elapsed));
+        Bench.print(prefix + "_failures", failures());
+    }
+}
+
+/**
+ * The admission script alone at a steady rate, straight to Redis (EVALSHA, open loop as {@link SteadyLoad}): the
+ * latency Redis itself gives at that rate on this machine's disk, the floor under the service's POST latency. Each
+ * request is a new order of a new buyer: every argument "__n__" becomes the request's number (from 1).
+ */
+final class ScriptLoad {
+
+    static void run(String[] args) throws Exception {
+        int port = Integer.parseInt(args[0]);
+        long rate = Long.parseLong(args[1]);
+        long seconds = Long.parseLong(args[2]);
+        int connections = Integer.parseInt(args[3]);
+        String[] command = new String[args.length - 3];
+        command[0] = "EVALSHA";
+        System.arraycopy(args, 4, command, 1, args.length - 4);
+
+        Bench.Latencies latencies = new Bench.Latencies();
+        Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
+        OpenLoop<Resp> load = new OpenLoop<>(rate, seconds, connections, () -> new Resp(port), (redis, i, due) -> {
+            String n = Long.toString(i + 1);
+            String[] request = command.clone();
+            for (int a = 0; a < request.length; a++) {
+                if ("__n__".equals(request[a])) {
+                    request[a] = n;
+                }
+            }
+            Object reply = redis.call(request);
+            latencies.add(System.nanoTime() - due);
+            // The script answers {code}: 0 accepted, else why not; an error comes back as "-ERR ...".
+            String outcome = reply instanceof List<?> values && !values.isEmpty() ? "code_" + values.get(0) : "error";
+            outcomes.computeIfAbsent(outcome, k -> new LongAdder()).increment();
+        });
+        double elapsed = load.await();
+        load.print("script", elapsed);
+        Bench.printOutcomes("script", outcomes);
+        latencies.print("script");
     }
 }
 
@@ -559,37 +647,88 @@ final class Drain {
         }
     }
 
-    /** Just enough RESP for integer replies: the drain's polling must not load the machine it measures. */
-    static final class Resp implements AutoCloseable {
-        private final Socket socket;
-        private final OutputStream out;
-        private final BufferedReader in;
+}
 
-        Resp(int port) throws IOException {
-            socket = new Socket("127.0.0.1", port);
-            out = socket.getOutputStream();
-            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+/**
+ * Just enough RESP for the harness: one command at a time on one connection, its reply read whole. Light on purpose:
+ * the drain's polling and the script's steady load must not load the machine they measure.
+ */
+final class Resp implements Closeable {
+    private final Socket socket;
+    private final OutputStream out;
+    private final BufferedInputStream in;
+
+    Resp(int port) throws IOException {
+        socket = new Socket("127.0.0.1", port);
+        socket.setTcpNoDelay(true);
+        out = socket.getOutputStream();
+        in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+    }
+
+    /** A command whose reply is an integer. */
+    long integer(String... command) throws IOException {
+        if (call(command) instanceof Long value) {
+            return value;
         }
+        throw new IOException("no integer reply to " + command[0]);
+    }
 
-        long integer(String... command) throws IOException {
-            StringBuilder request = new StringBuilder("*").append(command.length).append("\r\n");
-            for (String part : command) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                request.append('$').append(bytes.length).append("\r\n").append(part).append("\r\n");
+    /** Sends a command and reads its reply: a Long, a String (an error starts with "-"), a List, or null. */
+    Object call(String... command) throws IOException {
+        StringBuilder request = new StringBuilder("*").append(command.length).append("\r\n");
+        for (String part : command) {
+            request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(part)
+                    .append("\r\n");
+        }
+        out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        return reply();
+    }
+
+    private Object reply() throws IOException {
+        int type = in.read();
+        String line = line();
+        return switch (type) {
+            case '+' -> line;
+            case '-' -> "-" + line;
+            case ':' -> Long.parseLong(line);
+            case '$' -> {
+                int length = Integer.parseInt(line);
+                if (length < 0) {
+                    yield null;
+                }
+                String value = new String(in.readNBytes(length), StandardCharsets.UTF_8);
+                line();
+                yield value;
             }
-            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            String reply = in.readLine();
-            if (reply == null || reply.charAt(0) != ':') {
-                throw new IOException("unexpected reply to " + command[0] + ": " + reply);
+            case '*' -> {
+                int count = Integer.parseInt(line);
+                List<Object> values = new ArrayList<>(Math.max(count, 0));
+                for (int i = 0; i < count; i++) {
+                    values.add(reply());
+                }
+                yield count < 0 ? null : values;
             }
-            return Long.parseLong(reply.substring(1));
-        }
+            default -> throw new IOException("not a RESP reply: " + (char) type + line);
+        };
+    }
 
-        @Override
-        public void close() throws IOException {
-            socket.close();
+    private String line() throws IOException {
+        StringBuilder line = new StringBuilder(16);
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("Redis closed the connection");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
         }
+        return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
     }
 }
 
@@ -631,6 +770,13 @@ final class JdbcBaseline {
             }
             connection.setAutoCommit(false);
             OffsetDateTime createdAt = OffsetDateTime.ofInstant(Instant.now(), ZoneOffset.UTC);
+            com.sun.management.OperatingSystemMXBean os =
+                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpuStart = os.getProcessCpuTime();
+            // PostgreSQL's work for this connection: its backend process, on this machine (it exits when the
+            // connection closes, before run.sh could read it).
+            long backend = url.startsWith("jdbc:postgresql:") ? backendPid(connection) : -1;
+            long backendCpuStart = backend > 0 ? processCpuMicros(backend) : 0;
             long start = System.nanoTime();
             try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
                 for (int i = 1; i <= rows; i++) {
@@ -648,6 +794,8 @@ final class JdbcBaseline {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            double cpuPerRow = (os.getProcessCpuTime() - cpuStart) / 1e3 / rows;
+            double backendCpuPerRow = backend > 0 ? (processCpuMicros(backend) - backendCpuStart) / (double) rows : 0;
             try (Statement count = connection.createStatement();
                  ResultSet result = count.executeQuery("SELECT COUNT(*) FROM orders")) {
                 result.next();
@@ -658,7 +806,27 @@ final class JdbcBaseline {
             Bench.print("jdbc_rows", rows);
             Bench.print("jdbc_seconds", String.format(Locale.ROOT, "%.2f", seconds));
             Bench.print("jdbc_rate", Bench.perSecond(rows / seconds));
+            // This JVM's CPU per row (µs), the database's own work with H2; the drain's rows print the same key.
+            Bench.print("cpu_us_per_order_jvm", String.format(Locale.ROOT, "%.1f", cpuPerRow));
+            if (backend > 0) {
+                Bench.print("cpu_us_per_order_postgres", String.format(Locale.ROOT, "%.1f", backendCpuPerRow));
+            }
         }
+    }
+
+    private static long backendPid(Connection connection) throws SQLException {
+        try (Statement query = connection.createStatement();
+             ResultSet result = query.executeQuery("SELECT pg_backend_pid()")) {
+            result.next();
+            return result.getLong(1);
+        }
+    }
+
+    /** A process's CPU time (user + system, µs) from /proc/PID/stat, read past the name's ")"; Linux's 100 ticks/s. */
+    private static long processCpuMicros(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000;
     }
 
     /** The SQL without its comment lines. */

@@ -205,6 +205,22 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# A drain's and a baseline's rows of the drain table, with the CPU per row of the processes that were counted.
+cpu_cells() { # results
+  local name value cells=""
+  for name in jvm redis postgres; do
+    value=$(val "cpu_us_per_order_$name" "$1")
+    cells+=" ${value:+$value µs} |"
+  done
+  echo "$cells"
+}
+drain_row() { # label results
+  echo "| $1 (second half alone: $(group "$(val drain_rate_second_half "$2")")/s) | $(group "$(val drain_orders "$2")") | $(val drain_seconds "$2") | $(group "$(val drain_rate "$2")") |$(cpu_cells "$2")"
+}
+jdbc_row() { # label results
+  echo "| $1 | $(group "$(val jdbc_rows "$2")") | $(val jdbc_seconds "$2") | $(group "$(val jdbc_rate "$2")") |$(cpu_cells "$2")"
+}
+
 # --- the service, the reference controller and the Java side of the harness -------------------------------------
 
 if ((build)); then
@@ -269,6 +285,34 @@ start_service() { # dir log extra-arguments...
 }
 
 rcli() { redis-cli -p "$REDIS_PORT" "$@"; }
+# CPU time (µs, user + system) a process has used, from /proc/PID/stat read past the name's ")" (Java's thread
+# and process names may hold spaces, which would shift the fields for a plain awk).
+cpu_us() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.0f", ($12 + $13) * 1e6 / hz }' "/proc/$1/stat"; }
+# The same for every PostgreSQL server process (postmaster and backends; a backend that exits meanwhile is lost).
+pg_cpu_us() {
+  local pid total=0
+  for pid in $(pgrep -x postgres); do total=$((total + $(cpu_us "$pid" 2>/dev/null || echo 0))); done
+  echo "$total"
+}
+# Runs a command and appends to FILE the CPU each named process spent per order meanwhile (µs): the drain's and
+# its baseline's budget on the shared CPUs. NAMES: jvm=PID, redis=PID, postgres (all its processes).
+with_cpu_per_order() { # file orders names... -- command...
+  local file=$1 orders=$2 name
+  shift 2
+  local -a names=() from=()
+  while [[ "$1" != -- ]]; do names+=("$1"); shift; done
+  shift
+  for name in "${names[@]}"; do
+    if [[ "$name" == postgres ]]; then from+=("$(pg_cpu_us)"); else from+=("$(cpu_us "${name#*=}")"); fi
+  done
+  "$@" >"$file"
+  local i now
+  for i in "${!names[@]}"; do
+    name=${names[$i]}
+    if [[ "$name" == postgres ]]; then now=$(pg_cpu_us); else now=$(cpu_us "${name#*=}"); fi
+    echo "cpu_us_per_order_${name%%=*}=$(calc "($now - ${from[$i]}) / $orders" 1)" >>"$file"
+  done
+}
 service_alive() { kill -0 "$SERVICE_PID" 2>/dev/null || die "the service is no longer running: $SERVICE_LOG"; }
 VOUCHERS=()
 # Creates a voucher on sale from now on, as VOUCHER.
@@ -314,7 +358,7 @@ wrk_row() { # label results
 
 # Stops the writer, admits ORDERS straight into Redis with the admission script (EVALSHA through redis-cli --pipe,
 # buyers 1..N, ids Backlog.orderId(n)), starts the writer and times the stream to empty. Results in FILE.
-drain_run() { # label results
+drain_run() { # label results [1: count PostgreSQL's CPU too]
   say "drain ($1): stopping the writer, then $DRAIN_ORDERS orders admitted straight into Redis"
   bench route "$SERVICE_PID" "$WRITER_ROUTE" stop >"$LOGS/route-stop-$1.txt"
   new_voucher "drain $1" "$DRAIN_ORDERS"
@@ -336,7 +380,10 @@ drain_run() { # label results
     }' | rcli --pipe >"$LOGS/backlog-$1.txt"
   reset_peak_rss "$SERVICE_PID" && RSS_DRAIN_FROM="drain start" || RSS_DRAIN_FROM="service start"
   say "drain ($1): starting the writer on $(rcli XLEN "$STREAM") entries"
-  bench drain "$SERVICE_PID" "$REDIS_PORT" "$STREAM" "$DRAIN_ORDERS" "$WRITER_ROUTE" >"$2"
+  local cpu=("jvm=$SERVICE_PID" "redis=$REDIS_PID")
+  ((!${3:-0})) || cpu+=(postgres)
+  with_cpu_per_order "$2" "$DRAIN_ORDERS" "${cpu[@]}" -- \
+    bench drain "$SERVICE_PID" "$REDIS_PORT" "$STREAM" "$DRAIN_ORDERS" "$WRITER_ROUTE"
   say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
 }
 
@@ -390,6 +437,20 @@ steady_run() { # label results
   jvm_stalls "$pauses_from" >>"$2"
   service_alive
   say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
+}
+
+# The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (Bench script: open loop, as the steady
+# load, on keys of its own), and what stalled Redis meanwhile. Results in FILE.
+script_steady_run() { # appendfsync results
+  say "steady load: the admission script alone, $E2E_RATE/s for $E2E_SECONDS s straight to Redis (appendfsync $1)"
+  fresh_limit_keys
+  rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
+  rcli LATENCY RESET >/dev/null
+  bench script "$REDIS_PORT" "$E2E_RATE" "$E2E_SECONDS" "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
+    "${LIMIT_KEYS[@]}" __n__ 1 __n__ "$PAYMENT_TIMEOUT_MILLIS" "${NO_LIMITS[@]}" >"$2"
+  redis_stalls >>"$2"
+  rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
+  say "steady load: the script alone p99 $(val script_p99 "$2") ms (appendfsync $1)"
 }
 
 # ================================ leg 1: H2, rate limits off ======================================================
@@ -495,9 +556,12 @@ wait_stream_empty
 SHA=$(rcli SCRIPT LOAD "$(cat "$ADMIT_SCRIPT")")
 # Keys of their own (bench:limit:*), so the writer never sees these orders; the script's work is the same.
 read -r -a LIMIT_KEYS <<<"$(admit_keys limit | sed 's/seckill:{s0}:\([a-z]*\):limit/bench:limit:\1/g; s/seckill:{s0}:/bench:limit:/g')"
-limit_run() { # pipeline results
+fresh_limit_keys() {
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   rcli HSET "${LIMIT_KEYS[0]}" stock 1000000000 beginAt 0 >/dev/null
+}
+limit_run() { # pipeline results
+  fresh_limit_keys
   track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
     EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ "$PAYMENT_TIMEOUT_MILLIS" \
     "${NO_LIMITS[@]}" >"$2"
@@ -526,7 +590,13 @@ steady_run h2 "$E2E_OUT"
 E2E_FSYNC_OUT="$LOGS/steady-load-h2-$FSYNC_OTHER.txt"
 rcli CONFIG SET appendfsync "$FSYNC_OTHER" >/dev/null
 steady_run "h2, appendfsync $FSYNC_OTHER" "$E2E_FSYNC_OUT"
+# The admission script alone at the same rate, straight to the same Redis, with each policy: the latency Redis and
+# this machine's disk give at that rate without the service, the floor under its POST latency.
+SCRIPT_FSYNC_OUT="$LOGS/steady-script-$FSYNC_OTHER.txt"
+script_steady_run "$FSYNC_OTHER" "$SCRIPT_FSYNC_OUT"
 rcli CONFIG SET appendfsync "$FSYNC_DEFAULT" >/dev/null
+SCRIPT_OUT="$LOGS/steady-script-$FSYNC_DEFAULT.txt"
+script_steady_run "$FSYNC_DEFAULT" "$SCRIPT_OUT"
 
 new_voucher flash "$FLASH_STOCK"
 FLASH_VOUCHER=$VOUCHER
@@ -640,7 +710,7 @@ if ((POSTGRES)) && command -v psql >/dev/null && psql_server "SELECT 1" >/dev/nu
   steady_run pg "$PG_E2E_OUT"
   wait_stream_empty
   PG_DRAIN_OUT="$LOGS/drain-pg.txt"
-  drain_run pg "$PG_DRAIN_OUT"
+  drain_run pg "$PG_DRAIN_OUT" 1
   RSS_PG=$(peak_rss_mb "$SERVICE_PID")
   PG_DEAD_LETTERS=$(rcli XLEN "$STREAM:dead")
   read -r -a PG_SOLD <<<"$(sold_per_voucher)"
@@ -797,8 +867,8 @@ SUMMARY="$RUN/summary.md"
   echo "| intake on the netty-http engine | $(group "$NETTY_RATE") | $(group "$LIMIT_RATE") (admission script alone) | $NETTY_SCRIPT_RATIO % | ≥ 25 % | $(at_least "$NETTY_SCRIPT_RATIO" 25) |"
   echo "| sold-out refusals/s on the netty-http engine | $(group "$NETTY_SOLD_OUT_RATE") | $(group "$NETTY_RATE") (its accepted/s) | $NETTY_SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$NETTY_SOLD_OUT_RATIO" 100) |"
   echo "| intake with appendfsync $FSYNC_OTHER instead of $FSYNC_DEFAULT ($BEST_CONNECTIONS connections) | $(group "$FSYNC_OTHER_RATE") | $(group "$BEST_RATE") ($FSYNC_DEFAULT) | $FSYNC_RATIO % | (what the policy costs) | |"
-  echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | | | < 20 ms | $(below "$POST_P99" 20) |"
-  echo "| POST latency p99 at half load with appendfsync $FSYNC_OTHER | $POST_FSYNC_P99 ms | | | (what the policy costs) | |"
+  echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | $(val script_p99 "$SCRIPT_OUT") ms (the admission script alone at that rate, straight to Redis) | | < 20 ms | $(below "$POST_P99" 20) |"
+  echo "| POST latency p99 at half load with appendfsync $FSYNC_OTHER | $POST_FSYNC_P99 ms | $(val script_p99 "$SCRIPT_FSYNC_OUT") ms (the script alone, $FSYNC_OTHER) | | (what the policy costs) | |"
   echo "| POST latency p99 at half the netty-http engine's rate ($(group "$E2E_RATE_NETTY")/s, H2) | $NETTY_POST_P99 ms | | | < 20 ms | $(below "$NETTY_POST_P99" 20) |"
   echo "| drain into H2, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(at_least "$DRAIN_RATIO" 80) |"
   echo "| drain into PostgreSQL, orders written/s | $(group "$PG_DRAIN_RATE") | $(group "$PG_JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each) | $PG_DRAIN_RATIO % | ≥ 80 % | $(at_least "$PG_DRAIN_RATIO" 80) |"
@@ -842,6 +912,12 @@ SUMMARY="$RUN/summary.md"
     asked=${load#*:}
     echo "| ${load%%:*} | $(group "${asked%%:*}") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
   done
+  for script in "$SCRIPT_OUT:$FSYNC_DEFAULT" "$SCRIPT_FSYNC_OUT:$FSYNC_OTHER"; do
+    file=${script%:*}
+    echo "| the admission script alone, straight to Redis, appendfsync ${script##*:} ($(val script_failures "$file") failed) | $(group "$(val script_rate_asked "$file")") | $(group "$(val script_rate_done "$file")") | $(val script_p50 "$file") ms | $(val script_p99 "$file") ms | $(val script_p999 "$file") ms | | | | |"
+  done
+  echo
+  echo "The script alone is the floor under the POST latency: Redis and this machine's disk at the same rate, without the service, its generator's HTTP and the writer on the two CPUs. Redis's stalls meanwhile: appendfsync $FSYNC_DEFAULT: $(val redis_stalls "$SCRIPT_OUT" | sed 's/^$/none/'); $FSYNC_OTHER: $(val redis_stalls "$SCRIPT_FSYNC_OUT" | sed 's/^$/none/')."
   echo
   echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more, with the seconds that had one and their longest added up, from LATENCY HISTORY; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
   echo
@@ -853,14 +929,16 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
   echo
-  echo "| writer | rows | seconds | rows/s |"
-  echo "| --- | ---: | ---: | ---: |"
-  echo "| the service's order-writer, H2 (second half alone: $(group "$(val drain_rate_second_half "$DRAIN_OUT")")/s) | $(group "$(val drain_orders "$DRAIN_OUT")") | $(val drain_seconds "$DRAIN_OUT") | $(group "$DRAIN_RATE") |"
-  echo "| raw JDBC, same statement and batch size, one commit per batch, fresh H2 file | $(group "$(val jdbc_rows "$JDBC_OUT")") | $(val jdbc_seconds "$JDBC_OUT") | $(group "$JDBC_RATE") |"
+  echo "| writer | rows | seconds | rows/s | CPU per row: JVM | Redis | PostgreSQL |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  drain_row "the service's order-writer, H2" "$DRAIN_OUT"
+  jdbc_row "raw JDBC, same statement and batch size, one commit per batch, fresh H2 file" "$JDBC_OUT"
   if ((PG_RAN)); then
-    echo "| the service's order-writer, PostgreSQL (second half alone: $(group "$(val drain_rate_second_half "$PG_DRAIN_OUT")")/s) | $(group "$(val drain_orders "$PG_DRAIN_OUT")") | $(val drain_seconds "$PG_DRAIN_OUT") | $(group "$PG_DRAIN_RATE") |"
-    echo "| raw JDBC, same statement and batch size, one commit per batch, fresh PostgreSQL database | $(group "$(val jdbc_rows "$PG_JDBC_OUT")") | $(val jdbc_seconds "$PG_JDBC_OUT") | $(group "$PG_JDBC_RATE") |"
+    drain_row "the service's order-writer, PostgreSQL" "$PG_DRAIN_OUT"
+    jdbc_row "raw JDBC, same statement and batch size, one commit per batch, fresh PostgreSQL database" "$PG_JDBC_OUT"
   fi
+  echo
+  echo "CPU per row: the CPU time (user + system, µs) each process spent during the drain or the baseline's timed loop, divided by its rows; the service's JVM includes its compiler, collector and every other thread, the baseline's its own. On $(nproc) CPUs a drain cannot run faster than $(nproc) s of CPU per second over the sum of a row's figures."
   echo
   echo "## Memory (VmHWM)"
   echo
