@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,9 @@ class ExternalRedisOutageIntegrationTests {
 
     @Autowired
     Stores stores;
+
+    @Autowired
+    CamelContext camel;
 
     @DynamicPropertySource
     static void externalRedis(DynamicPropertyRegistry registry) {
@@ -116,6 +120,30 @@ class ExternalRedisOutageIntegrationTests {
                 .until(() -> nogroupLines(output) == nogroupLines);
         assertThat(output.getAll()).contains("consumer group order-writers was missing");
         assertThat(api.asOperator().get("/actuator/health").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aGroupLostWhileTheWriterWasStoppedIsReportedWhenTheWriterStartsAgain(CapturedOutput output) throws Exception {
+        long before = api.createVoucher(10);
+        api.orderAccepted(before, 1);
+        await().atMost(DEADLINE).until(() -> stores.orderRows(before) == 1);
+
+        // The operator stops the writer; meanwhile Redis loses its data. No read fails: nothing reads.
+        camel.getRouteController().stopRoute("order-writer");
+        try {
+            REDIS.template().execute((RedisCallback<Void>) connection -> {
+                connection.serverCommands().flushAll();
+                return null;
+            });
+        } finally {
+            camel.getRouteController().startRoute("order-writer");
+        }
+
+        long after = api.createVoucher(10);
+        await().atMost(DEADLINE).until(() -> api.order(after, 1).status() == 202);
+        await().atMost(DEADLINE).until(() -> stores.orderRows(after) == 1);
+        // The readers made the group again, and said it had been lost with its entries.
+        assertThat(output.getAll()).contains("consumer group order-writers was missing");
     }
 
     private static long nogroupLines(CapturedOutput output) {

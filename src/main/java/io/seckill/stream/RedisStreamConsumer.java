@@ -117,7 +117,11 @@ class RedisStreamConsumer extends DefaultConsumer {
             try {
                 if (connection == null) {
                     connection = endpoint.getComponent().connectionFactory().getConnection();
-                    if (createGroupIfMissing(connection, key) && readFailures.containsKey(stream)) {
+                    RedisConnection connected = connection;
+                    // Asked of the endpoint's history, not of a read that failed first: nothing reads while the
+                    // route is stopped, and a reader reconnecting right after a FLUSHALL re-creates the group
+                    // before another's blocked read reports NOGROUP.
+                    if (endpoint.groupLost(stream, () -> createGroupIfMissing(connected, key))) {
                         log.warn("Stream {}: consumer group {} was missing (Redis flushed or lost its data) and is "
                                 + "created again; entries lost with the data are not in it", stream,
                                 endpoint.getGroup());

@@ -1,6 +1,9 @@
 package io.seckill.stream;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
@@ -17,6 +20,9 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     private long reconnectDelayMillis = 1000;
     private int concurrentConsumers = 1;
     private int maxDeliveries;
+    /** Streams whose group a consumer of this endpoint found or created (guarded by this); the endpoint outlives
+     *  the route's stops and starts, its consumers do not. */
+    private final Set<String> groupsSeen = new HashSet<>();
 
     RedisStreamEndpoint(String uri, RedisStreamComponent component, List<String> streams) {
         super(uri, component);
@@ -41,6 +47,18 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     @Override
     public RedisStreamComponent getComponent() {
         return (RedisStreamComponent) super.getComponent();
+    }
+
+    /**
+     * Makes sure the group exists on STREAM, one reader at a time (so a reader that finds the group a moment after
+     * another created it cannot make that creation look like a loss).
+     *
+     * @param createIfMissing creates the group if it is not there; whether it did
+     * @return whether the group had been there for this endpoint and was created again now: Redis lost it
+     */
+    synchronized boolean groupLost(String stream, BooleanSupplier createIfMissing) {
+        boolean created = createIfMissing.getAsBoolean();
+        return !groupsSeen.add(stream) && created;
     }
 
     public List<String> getStreams() {
