@@ -3,6 +3,7 @@ import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
@@ -164,6 +165,20 @@ public class Bench {
         new TreeMap<>(outcomes).forEach((outcome, count) -> print(prefix + "_outcome_" + outcome, count.sum()));
     }
 
+    /** One CRLF- (or LF-) terminated line of a byte stream, without its terminator: HTTP's and RESP's framing. */
+    static String line(InputStream in, String whenClosed) throws IOException {
+        StringBuilder line = new StringBuilder(64);
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException(whenClosed);
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
     static String perSecond(double value) {
         return String.format(Locale.ROOT, "%.0f", value);
     }
@@ -294,16 +309,7 @@ final class Http implements Closeable {
     }
 
     private String line() throws IOException {
-        StringBuilder line = new StringBuilder(64);
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new EOFException("connection closed mid-response");
-            }
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
+        return Bench.line(in, "connection closed mid-response");
     }
 
     @Override
@@ -714,16 +720,7 @@ final class Resp implements Closeable {
     }
 
     private String line() throws IOException {
-        StringBuilder line = new StringBuilder(16);
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new EOFException("Redis closed the connection");
-            }
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
+        return Bench.line(in, "Redis closed the connection");
     }
 
     @Override
