@@ -2,7 +2,7 @@
 # The seckill-camel benchmark: the packaged service next to the limits of the parts it is built on (its admission
 # script alone in its Redis, raw JDBC batches into H2), measured in one run on one machine. See bench/README.md.
 #
-#   bench/run.sh            the full run (about 8 minutes on 2 cores)
+#   bench/run.sh            the full run (about 45 minutes on 2 cores)
 #   bench/run.sh --quick    short settings, to check the harness itself; its figures mean little
 #   bench/run.sh --no-build use target/seckill-camel-*.jar as it is
 #
@@ -15,8 +15,8 @@ usage() {
 usage: bench/run.sh [--quick] [--no-build]
 
 Environment (default; --quick default):
-  BENCH_WARMUP_SECONDS      150; 10     wrk load before the first measurement of the service and of the reference
-                                        (JIT warm-up: on 2 busy cores C2 is still compiling the request path after 60 s)
+  BENCH_WARMUP_SECONDS      240; 10     wrk load before the first measurement of the service and of the reference
+                                        (JIT warm-up: on 2 busy cores the compilers settle after about 4 minutes)
   BENCH_INTAKE_SECONDS      30; 5       wrk run per connection count
   BENCH_CONNECTIONS         "16 64 256"; "16 64"
   BENCH_WRK_THREADS         2
@@ -25,6 +25,7 @@ Environment (default; --quick default):
   BENCH_LIMIT_PIPELINE      16
   BENCH_E2E_RATE            half the best intake rate (orders/s)
   BENCH_E2E_SECONDS         60; 10
+  BENCH_E2E_WARMUP_SECONDS  15; 3       the same load first, unmeasured (the generator's own JVM warms up)
   BENCH_E2E_CONNECTIONS     64
   BENCH_E2E_SAMPLE_EVERY    100         one order in N is followed to its row
   BENCH_E2E_POLL_MILLIS     5           GET /api/orders/{id} interval while following
@@ -58,7 +59,7 @@ for arg in "$@"; do
 done
 
 pick() { if ((quick)); then echo "$2"; else echo "$1"; fi; }
-WARMUP_SECONDS=${BENCH_WARMUP_SECONDS:-$(pick 150 10)}
+WARMUP_SECONDS=${BENCH_WARMUP_SECONDS:-$(pick 240 10)}
 INTAKE_SECONDS=${BENCH_INTAKE_SECONDS:-$(pick 30 5)}
 CONNECTIONS=${BENCH_CONNECTIONS:-$(pick "16 64 256" "16 64")}
 WRK_THREADS=${BENCH_WRK_THREADS:-2}
@@ -67,6 +68,7 @@ LIMIT_CLIENTS=${BENCH_LIMIT_CLIENTS:-50}
 LIMIT_PIPELINE=${BENCH_LIMIT_PIPELINE:-16}
 E2E_RATE=${BENCH_E2E_RATE:-}
 E2E_SECONDS=${BENCH_E2E_SECONDS:-$(pick 60 10)}
+E2E_WARMUP_SECONDS=${BENCH_E2E_WARMUP_SECONDS:-$(pick 15 3)}
 E2E_CONNECTIONS=${BENCH_E2E_CONNECTIONS:-64}
 E2E_SAMPLE_EVERY=${BENCH_E2E_SAMPLE_EVERY:-100}
 E2E_POLL_MILLIS=${BENCH_E2E_POLL_MILLIS:-5}
@@ -273,6 +275,10 @@ start_service() { # dir log extra-arguments...
     --seckill.stream.shards=1 \
     --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
   SERVICE_PID=$!
+  # When its JVM started (epoch ms; the process's start in the kernel's clock ticks since boot, against the uptime
+  # now): the safepoint log is stamped with the JVM's uptime, jvm_stalls picks a load's part of it by the clock.
+  SERVICE_STARTED_MS=$(awk -v hz="$(getconf CLK_TCK)" -v now="$(date +%s%3N)" -v up="$(cut -d' ' -f1 /proc/uptime)" \
+    '{ sub(/^.*\) /, ""); printf "%.0f", now - (up - $20 / hz) * 1000 }' "/proc/$SERVICE_PID/stat")
   local deadline=$((SECONDS + 180))
   until grep -Eq 'Started [A-Za-z]+ in [0-9.]+ seconds' "$log"; do
     kill -0 "$SERVICE_PID" 2>/dev/null || die "the service exited during start-up: $log"
@@ -393,23 +399,26 @@ drain_run() { # label results [1: count PostgreSQL's CPU too]
   say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
 }
 
-# Redis's latency monitor as one line: "event max ms (in n s, total ms), ..." for each event of 10 ms or more since
-# the reset. LATENCY HISTORY keeps one sample per second, the second's longest, so n is how many seconds had such a
-# stall and the total a lower bound of the time lost to it.
-redis_stalls() {
-  local event max seconds total stalls=""
-  while read -r event _ _ max; do
+# Redis's latency monitor as one line: "event max ms (in n s, total ms), ..." for each event of 10 ms or more from
+# FROM_MS (epoch ms: the measured part of a load, after its warm-up) on. LATENCY HISTORY keeps one sample per second,
+# the second's longest, so n is how many seconds had such a stall and the total a lower bound of the time lost to it.
+redis_stalls() { # from-ms
+  local event stall stalls=""
+  while read -r event; do
     [[ -n "$event" ]] || continue
-    read -r seconds total < <(rcli LATENCY HISTORY "$event" | paste - - | awk '{ n++; t += $2 } END { print n + 0, t + 0 }')
-    stalls+="${stalls:+, }$event $max ms (in $seconds s, $total ms)"
-  done < <(rcli LATENCY LATEST | paste - - - -)
+    stall=$(rcli LATENCY HISTORY "$event" | paste - - | awk -v from=$(($1 / 1000)) -v event="$event" '
+      $1 >= from { n++; t += $2; if ($2 > max) max = $2 }
+      END { if (n) printf "%s %d ms (in %d s, %d ms)", event, max, n, t }')
+    [[ -z "$stall" ]] || stalls+="${stalls:+, }$stall"
+  done < <(rcli LATENCY LATEST | paste - - - - | cut -f1)
   echo "redis_stalls=$stalls"
 }
-# The service JVM's longest pauses since line FROM of its safepoint log, as one line: "operation ms, ..." for the
-# three longest, and how many lasted 10 ms or more.
-jvm_stalls() { # from
-  echo "jvm_stalls=$(tail -n +"$(($1 + 1))" "$SAFEPOINT_LOG" \
-    | sed -nE 's/.*Safepoint "([^"]+)".*Total: ([0-9]+) ns.*/\2 \1/p' | sort -rn \
+# The service JVM's longest pauses from FROM_MS (epoch ms) on, read off its safepoint log (each line stamped with
+# the JVM's uptime), as one line: "operation ms, ..." for the three longest, and how many lasted 10 ms or more.
+jvm_stalls() { # from-ms
+  local from_uptime_ms=$(($1 - SERVICE_STARTED_MS))
+  echo "jvm_stalls=$(sed -nE 's/^\[([0-9.]+)s\].*Safepoint "([^"]+)".*Total: ([0-9]+) ns.*/\1 \3 \2/p' "$SAFEPOINT_LOG" \
+    | awk -v from="$from_uptime_ms" '$1 * 1000 >= from { print $2, $3 }' | sort -rn \
     | awk '$1 >= 10000000 { n++ } NR <= 3 { printf "%s%s %.0f ms", sep, $2, $1 / 1e6; sep = ", " }
         END { printf " (%d of 10 ms or more)", n }')"
 }
@@ -430,17 +439,15 @@ steady_stalls() { # key
   done
 }
 steady_run() { # label results
-  say "steady load ($1): $E2E_RATE orders/s for $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
+  say "steady load ($1): $E2E_RATE orders/s for $E2E_WARMUP_SECONDS s unmeasured, then $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
   # Redis's own record of the events that stalled it (an fsync of the append-only file, a slow command).
   rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
   rcli LATENCY RESET >/dev/null
-  local pauses_from
-  pauses_from=$(wc -l <"$SAFEPOINT_LOG")
-  bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
+  bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
     "$E2E_CONNECTIONS" >"$2"
-  redis_stalls >>"$2"
-  jvm_stalls "$pauses_from" >>"$2"
+  redis_stalls "$(val load_measured_from_ms "$2")" >>"$2"
+  jvm_stalls "$(val load_measured_from_ms "$2")" >>"$2"
   service_alive
   say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
@@ -452,9 +459,9 @@ script_steady_run() { # appendfsync results
   fresh_limit_keys
   rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
   rcli LATENCY RESET >/dev/null
-  bench script "$REDIS_PORT" "$E2E_RATE" "$E2E_SECONDS" "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
+  bench script "$REDIS_PORT" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
     "${LIMIT_KEYS[@]}" __n__ 1 __n__ "$PAYMENT_TIMEOUT_MILLIS" "${NO_LIMITS[@]}" >"$2"
-  redis_stalls >>"$2"
+  redis_stalls "$(val script_measured_from_ms "$2")" >>"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   say "steady load: the script alone p99 $(val script_p99 "$2") ms (appendfsync $1)"
 }
@@ -860,7 +867,7 @@ SUMMARY="$RUN/summary.md"
   echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
   echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
   echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
-  echo "  steady load $E2E_SECONDS s; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
+  echo "  steady load $E2E_SECONDS s after $E2E_WARMUP_SECONDS s of the same load unmeasured; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
   echo
   echo "## Headline"
   echo
@@ -926,11 +933,11 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "The script alone is the floor under the POST latency: Redis and this machine's disk at the same rate, without the service, its generator's HTTP and the writer on the two CPUs. Redis's stalls meanwhile: appendfsync $FSYNC_DEFAULT: $(val redis_stalls "$SCRIPT_OUT" | sed 's/^$/none/'); $FSYNC_OTHER: $(val redis_stalls "$SCRIPT_FSYNC_OUT" | sed 's/^$/none/')."
   echo
-  echo "Redis's longest stalls during each steady load (LATENCY LATEST, events of 10 ms or more, with the seconds that had one and their longest added up, from LATENCY HISTORY; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
+  echo "Redis's longest stalls during each steady load's measured part (events of 10 ms or more from LATENCY HISTORY, with the seconds that had one and their longest added up; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
   echo
   steady_stalls redis_stalls
   echo
-  echo "The service JVM's longest pauses during each steady load (safepoints: garbage collections and the JVM's other stop-the-world operations, from -Xlog:safepoint), during which no request is answered:"
+  echo "The service JVM's longest pauses during each steady load's measured part (safepoints: garbage collections and the JVM's other stop-the-world operations, from -Xlog:safepoint), during which no request is answered:"
   echo
   steady_stalls jvm_stalls
   echo
