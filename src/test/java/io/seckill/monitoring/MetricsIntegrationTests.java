@@ -76,6 +76,12 @@ class MetricsIntegrationTests {
         assertThat(metrics.sum("camel_exchanges_succeeded_total", "routeId=\"place-order\"")).isEqualTo(9);
         assertThat(metrics.sum("camel_exchanges_failures_handled_total", "routeId=\"place-order\"")).isZero();
         assertThat(metrics.sum("camel_exchanges_failed_total", "routeId=\"place-order\"")).isZero();
+        assertThat(metrics.sum("camel_exchanges_total", "routeId=\"place-order\"")).isEqualTo(9);
+        // Each exchange timed (io.seckill.monitoring.RouteMetrics keeps camel-micrometer's meters), the writer's too.
+        assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"place-order\"")).isEqualTo(9);
+        assertThat(metrics.sum("camel_route_policy_seconds_sum", "routeId=\"place-order\"")).isPositive();
+        assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"write-orders\"")).isPositive();
+        assertThat(metrics.sum("app_info", "camel_version=\"4.17.0\"")).isEqualTo(1);
         assertThat(metrics.value("seckill_orders_written_total")).isEqualTo(3);
         assertThat(metrics.value("seckill_orders_end_to_end_seconds_count")).isEqualTo(3);
         assertThat(metrics.value("seckill_orders_write_seconds_count{mode=\"batch\"}")
