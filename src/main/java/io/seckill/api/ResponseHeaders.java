@@ -1,6 +1,9 @@
 package io.seckill.api;
 
-import java.util.Set;
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.apache.camel.Exchange;
 import org.apache.camel.http.base.HttpHeaderFilterStrategy;
 import org.apache.camel.spi.HeaderFilterStrategy;
@@ -13,17 +16,24 @@ import org.springframework.stereotype.Component;
 @Component("apiHeaderFilter")
 public class ResponseHeaders implements HeaderFilterStrategy {
 
-    private static final Set<String> ANSWERED = Set.of("content-type", "location", "retry-after", "allow");
+    // Compared regardless of case without a lower-cased copy of each name: this runs for each header of each answer.
+    private static final SortedSet<String> ANSWERED = answered("Content-Type", "Location", "Retry-After", "Allow");
 
     private final HeaderFilterStrategy requests = new HttpHeaderFilterStrategy();
 
     @Override
     public boolean applyFilterToCamelHeaders(String name, Object value, Exchange exchange) {
-        return !ANSWERED.contains(name.toLowerCase(java.util.Locale.ROOT));
+        return !ANSWERED.contains(name);
     }
 
     @Override
     public boolean applyFilterToExternalHeaders(String name, Object value, Exchange exchange) {
         return requests.applyFilterToExternalHeaders(name, value, exchange);
+    }
+
+    private static SortedSet<String> answered(String... names) {
+        SortedSet<String> answered = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        answered.addAll(List.of(names));
+        return Collections.unmodifiableSortedSet(answered);
     }
 }

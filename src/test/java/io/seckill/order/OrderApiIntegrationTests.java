@@ -57,6 +57,34 @@ class OrderApiIntegrationTests {
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(4);
     }
 
+    /** As curl -X POST and wrk send it: no body and no Content-Length, which HTTP/1.1 reads as an empty body. */
+    @Test
+    void anOrderRequestWithoutContentLengthIsAccepted() {
+        long voucher = api.createVoucher(2);
+
+        Answer accepted = api.raw("POST /api/vouchers/" + voucher + "/orders HTTP/1.1\r\nHost: localhost\r\n"
+                + "X-User-Id: 11\r\nConnection: close\r\n\r\n");
+
+        assertThat(accepted.status()).isEqualTo(202);
+        assertThat(accepted.json().get("userId").asLong()).isEqualTo(11);
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
+    }
+
+    /** A body of unknown length (chunked, no Content-Length) is read whole, not taken for an empty one. */
+    @Test
+    void aChunkedVoucherBodyIsReadWhole() {
+        String body = "{\"title\":\"chunked\",\"stock\":3}";
+
+        Answer created = api.raw("POST /api/vouchers HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.json().get("title").asText()).isEqualTo("chunked");
+        long voucher = created.json().get("id").asLong();
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(3);
+    }
+
     @Test
     void anOrderAfterRedisForgotItsScriptsIsAccepted() {
         // As after a restart of Redis: EVALSHA answers NOSCRIPT, and the admission falls back to EVAL.
