@@ -125,7 +125,7 @@ public class OrderWriter {
         List<Long> orderIds = new ArrayList<>(batch.size());
         batch.forEach(row -> orderIds.add(row.orderId()));
         Map<Long, OrderRow> written = new HashMap<>();
-        named.query(findWrittenOrders, Map.of("orderIds", WrittenOrders.idArray(orderIds)), rs -> {
+        named.query(findWrittenOrders, Map.of("orderIds", orderIds), rs -> {
             long orderId = rs.getLong("order_id");
             written.put(orderId, new OrderRow(orderId, rs.getLong("voucher_id"), rs.getLong("user_id"), 0, null));
         });

@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.SqlArrayValue;
 import org.springframework.stereotype.Component;
 
 /** What the database says about orders already written, for code that must not write or give up twice. */
@@ -41,12 +40,7 @@ public class WrittenOrders {
         if (orderIds.isEmpty()) {
             return Set.of();
         }
-        return new HashSet<>(jdbc.sql(findWrittenOrders).param("orderIds", idArray(orderIds))
+        return new HashSet<>(jdbc.sql(findWrittenOrders).param("orderIds", orderIds)
                 .query((rs, row) -> rs.getLong(1)).list());
-    }
-
-    /** Order ids as {@code sql/find-written-orders.sql} takes them: one array parameter, whatever their number. */
-    static SqlArrayValue idArray(Collection<Long> orderIds) {
-        return new SqlArrayValue("BIGINT", orderIds.toArray());
     }
 }
