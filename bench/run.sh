@@ -25,7 +25,8 @@ Environment (default; --quick default):
   BENCH_LIMIT_PIPELINE      16
   BENCH_E2E_RATE            half the best intake rate (orders/s)
   BENCH_E2E_SECONDS         60; 10
-  BENCH_E2E_WARMUP_SECONDS  15; 3       the same load first, unmeasured (the generator's own JVM warms up)
+  BENCH_E2E_WARMUP_SECONDS  15; 3       the same load first, unmeasured (the generator's own JVM warms up), at least
+  BENCH_E2E_WARMUP_MAX_SECONDS 60; 15   ... and until 5 s in a row answered every request within 100 ms, at most
   BENCH_E2E_CONNECTIONS     64
   BENCH_E2E_SAMPLE_EVERY    100         one order in N is followed to its row
   BENCH_E2E_POLL_MILLIS     5           GET /api/orders/{id} interval while following
@@ -69,6 +70,7 @@ LIMIT_PIPELINE=${BENCH_LIMIT_PIPELINE:-16}
 E2E_RATE=${BENCH_E2E_RATE:-}
 E2E_SECONDS=${BENCH_E2E_SECONDS:-$(pick 60 10)}
 E2E_WARMUP_SECONDS=${BENCH_E2E_WARMUP_SECONDS:-$(pick 15 3)}
+E2E_WARMUP_MAX_SECONDS=${BENCH_E2E_WARMUP_MAX_SECONDS:-$(pick 60 15)}
 E2E_CONNECTIONS=${BENCH_E2E_CONNECTIONS:-64}
 E2E_SAMPLE_EVERY=${BENCH_E2E_SAMPLE_EVERY:-100}
 E2E_POLL_MILLIS=${BENCH_E2E_POLL_MILLIS:-5}
@@ -431,6 +433,11 @@ steady_loads() {
   done
   return 0
 }
+# How long a steady load's unmeasured warm-up ran, and whether it ended steady or at its cap.
+OPEN_LOOP_STEADY="5 s in a row answered every request within 100 ms of its due time"
+warm_up() { # prefix results
+  echo "$(val "$1_warm_up_seconds" "$2") s$([[ "$(val "$1_warm_up_steady" "$2")" == true ]] || echo ", not steady")"
+}
 # One line per steady load that ran: "- <leg>: <the KEY= value of its results, or none>".
 steady_stalls() { # key
   local load
@@ -439,17 +446,17 @@ steady_stalls() { # key
   done
 }
 steady_run() { # label results
-  say "steady load ($1): $E2E_RATE orders/s for $E2E_WARMUP_SECONDS s unmeasured, then $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
+  say "steady load ($1): $E2E_RATE orders/s, unmeasured until steady ($E2E_WARMUP_SECONDS–$E2E_WARMUP_MAX_SECONDS s), then $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
   # Redis's own record of the events that stalled it (an fsync of the append-only file, a slow command).
   rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
   rcli LATENCY RESET >/dev/null
-  bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" \
-    "$E2E_CONNECTIONS" >"$2"
+  bench load "$BASE" "$VOUCHER" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_WARMUP_MAX_SECONDS" \
+    "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" "$E2E_CONNECTIONS" >"$2"
   redis_stalls "$(val load_measured_from_ms "$2")" >>"$2"
   jvm_stalls "$(val load_measured_from_ms "$2")" >>"$2"
   service_alive
-  say "steady load ($1): POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
+  say "steady load ($1): steady after $(val load_warm_up_seconds "$2") s ($(val load_warm_up_steady "$2")); POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
 
 # The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (Bench script: open loop, as the steady
@@ -459,11 +466,12 @@ script_steady_run() { # appendfsync results
   fresh_limit_keys
   rcli CONFIG SET latency-monitor-threshold 10 >/dev/null
   rcli LATENCY RESET >/dev/null
-  bench script "$REDIS_PORT" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
+  bench script "$REDIS_PORT" "$E2E_RATE" "$E2E_SECONDS" "$E2E_WARMUP_SECONDS" "$E2E_WARMUP_MAX_SECONDS" \
+    "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
     "${LIMIT_KEYS[@]}" __n__ 1 __n__ "$PAYMENT_TIMEOUT_MILLIS" "${NO_LIMITS[@]}" >"$2"
   redis_stalls "$(val script_measured_from_ms "$2")" >>"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
-  say "steady load: the script alone p99 $(val script_p99 "$2") ms (appendfsync $1)"
+  say "steady load: the script alone, steady after $(val script_warm_up_seconds "$2") s ($(val script_warm_up_steady "$2")); p99 $(val script_p99 "$2") ms (appendfsync $1)"
 }
 
 # ================================ leg 1: H2, rate limits off ======================================================
@@ -869,7 +877,7 @@ SUMMARY="$RUN/summary.md"
   echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
   echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
   echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
-  echo "  steady load $E2E_SECONDS s after $E2E_WARMUP_SECONDS s of the same load unmeasured; backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
+  echo "  steady load $E2E_SECONDS s after the same load unmeasured until steady ($E2E_WARMUP_SECONDS–$E2E_WARMUP_MAX_SECONDS s); backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
   echo
   echo "## Headline"
   echo
@@ -919,18 +927,18 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "## Steady load at half the best intake (open loop, $E2E_CONNECTIONS connections)"
   echo
-  echo "POST latency counts from when each request was due. 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
+  echo "POST latency counts from when each request was due. Warm-up: the same load before the measured part, unmeasured, until $OPEN_LOOP_STEADY ($E2E_WARMUP_SECONDS s at least, $E2E_WARMUP_MAX_SECONDS at most; \"not steady\": the cap was reached); each second's worst answer, warm-up and measured part, is in the load's log (*_worst_ms_by_second*). 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
   echo
-  echo "| database | asked/s | sent/s | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| database | asked/s | sent/s | warm-up | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   steady_loads | while IFS= read -r load; do
     file=${load#*:*:}
     asked=${load#*:}
-    echo "| ${load%%:*} | $(group "${asked%%:*}") | $(group "$(val load_rate_done "$file")") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
+    echo "| ${load%%:*} | $(group "${asked%%:*}") | $(group "$(val load_rate_done "$file")") | $(warm_up load "$file") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
   done
   for script in "$SCRIPT_OUT:$FSYNC_DEFAULT" "$SCRIPT_FSYNC_OUT:$FSYNC_OTHER"; do
     file=${script%:*}
-    echo "| the admission script alone, straight to Redis, appendfsync ${script##*:} ($(val script_failures "$file") failed) | $(group "$(val script_rate_asked "$file")") | $(group "$(val script_rate_done "$file")") | $(val script_p50 "$file") ms | $(val script_p99 "$file") ms | $(val script_p999 "$file") ms | | | | |"
+    echo "| the admission script alone, straight to Redis, appendfsync ${script##*:} ($(val script_failures "$file") failed) | $(group "$(val script_rate_asked "$file")") | $(group "$(val script_rate_done "$file")") | $(warm_up script "$file") | $(val script_p50 "$file") ms | $(val script_p99 "$file") ms | $(val script_p999 "$file") ms | | | | |"
   done
   echo
   echo "The script alone is the floor under the POST latency: Redis and this machine's disk at the same rate, without the service, its generator's HTTP and the writer on the two CPUs. Redis's stalls meanwhile: appendfsync $FSYNC_DEFAULT: $(val redis_stalls "$SCRIPT_OUT" | sed 's/^$/none/'); $FSYNC_OTHER: $(val redis_stalls "$SCRIPT_FSYNC_OUT" | sed 's/^$/none/')."
