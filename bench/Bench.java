@@ -443,8 +443,8 @@ final class SteadyLoad {
  * steady: at least MIN_WARM_UP seconds, then until STEADY_SECONDS seconds in a row each had every request answered
  * within STEADY_MILLIS of its due time, at most MAX_WARM_UP seconds (then the minute is measured anyway and
  * {@code *_warm_up_steady} says false). A steady state is what is measured, and a cold start is not one: the
- * generator's own JVM compiles its request path then, and the service the paths wrk's warm-up did not take (GET
- * /api/orders/{id}). On 2 shared CPUs the first 4 to 25 s of a load had POSTs 3 to 10 times slower than the rest,
+ * service compiles the paths wrk's warm-up did not take then (GET /api/orders/{id}: its compiler threads went from
+ * about 10 to 320-400 ms of CPU a second), and the generator's JVM its own request path. On 2 shared CPUs the first 4 to 25 s of a load had POSTs 3 to 10 times slower than the rest,
  * more than the 1 % a p99 leaves out; a fixed 15 s was not always enough (netty-http, git effcd68). The worst
  * latency of each second, warm-up and minute, is printed: what the warm-up left out is in the log.
  */

@@ -25,7 +25,7 @@ Environment (default; --quick default):
   BENCH_LIMIT_PIPELINE      16
   BENCH_E2E_RATE            half the best intake rate (orders/s)
   BENCH_E2E_SECONDS         60; 10
-  BENCH_E2E_WARMUP_SECONDS  15; 3       the same load first, unmeasured (the generator's own JVM warms up), at least
+  BENCH_E2E_WARMUP_SECONDS  15; 3       the same load first, unmeasured (the service's read path compiles), at least
   BENCH_E2E_WARMUP_MAX_SECONDS 60; 15   ... and until 5 s in a row answered every request within 100 ms, at most
   BENCH_E2E_CONNECTIONS     64
   BENCH_E2E_SAMPLE_EVERY    100         one order in N is followed to its row
