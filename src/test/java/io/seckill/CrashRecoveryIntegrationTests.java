@@ -15,7 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.LongPredicate;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,21 +65,21 @@ class CrashRecoveryIntegrationTests {
 
         // 1. The first instance, a few batches into a backlog.
         accepted.addAll(admission.admit(voucher, firstOrderId, 1, ROUND));
-        killWhen(first, streams, left -> left <= ROUND - 500);
+        killAt(first, streams, () -> streams.length() <= ROUND - 500);
 
         // 2. Restarted under the same consumer name it re-reads what it held (XREADGROUP … 0); killed halfway, with
         // a batch in hand: between acknowledging one batch and reading the next it holds nothing, and a kill there
         // would leave step 3 nothing to take over.
         accepted.addAll(admission.admit(voucher, firstOrderId + ROUND, 1 + ROUND, ROUND));
         long backlog = streams.length();
-        killWhen(start("crash-2", workDir, "writer-a"), streams,
-                left -> left <= backlog / 2 && heldBy("writer-a") > 0);
+        killAt(start("crash-2", workDir, "writer-a"), streams,
+                () -> streams.length() <= backlog / 2 && heldBy("writer-a") > 0);
 
         // 3. A new consumer must take over writer-a's entries (XAUTOCLAIM): killed as soon as it has claimed some.
         long heldByA = heldBy("writer-a");
         assertThat(heldByA).as("entries the killed writer-a held").isPositive();
         accepted.addAll(admission.admit(voucher, firstOrderId + 2 * ROUND, 1 + 2 * ROUND, ROUND));
-        killWhen(start("crash-3", workDir, "writer-c"), streams, left -> heldBy("writer-a") < heldByA);
+        killAt(start("crash-3", workDir, "writer-c"), streams, () -> heldBy("writer-a") < heldByA);
 
         // A last instance sweeps what writer-a and writer-c held and reads the rest.
         ServiceProcess last = start("crash-4", workDir, "writer-d");
@@ -112,11 +112,9 @@ class CrashRecoveryIntegrationTests {
         return instance.awaitHealthy(START);
     }
 
-    /** SIGKILLs the instance as soon as the backlog (XLEN) meets the condition; asserts orders were left. */
-    private static void killWhen(ServiceProcess instance, OrderStreams streams, LongPredicate condition) {
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10))
-                .until(() -> condition.test(streams.length()));
-        instance.kill();
+    /** SIGKILLs the instance at a moment the condition holds; asserts orders were left. */
+    private static void killAt(ServiceProcess instance, OrderStreams streams, BooleanSupplier moment) {
+        instance.killAt(Duration.ofSeconds(120), moment);
         assertThat(streams.length()).as("orders left unwritten when %s was killed", instance.name()).isPositive();
     }
 

@@ -100,8 +100,7 @@ class MultiInstanceCrashIntegrationTests {
         }
 
         // SIGKILL as soon as the victim holds a batch it has not acknowledged (XPENDING).
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5)).until(() -> heldBy(VICTIM) > 0);
-        victim.kill();
+        victim.killAt(Duration.ofSeconds(60), () -> heldBy(VICTIM) > 0);
         assertThat(heldBy(VICTIM)).as("entries the killed instance held unacknowledged").isPositive();
         assertThat(vouchers.stream().mapToLong(voucher -> invariants.ledger(voucher).inStream()).sum())
                 .as("orders of the crowd unwritten when the victim was killed (XRANGE)").isPositive();

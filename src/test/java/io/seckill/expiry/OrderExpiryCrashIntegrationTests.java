@@ -83,9 +83,7 @@ class OrderExpiryCrashIntegrationTests {
             otherRoutes.stop(EXPIRY_ROUTE);
             assertThat(admission.admit(firstSale, 1L << 52, 1, FIRST_SALE)).hasSize(FIRST_SALE);
             // SIGKILL once units are coming back and orders are leased (ZCARD cancelling, HGET stock).
-            await().atMost(SETTLED).pollInterval(Duration.ofMillis(5)).until(() ->
-                    remaining(r, keys, firstSale) >= 100 && r.opsForZSet().zCard(cancelling) > 0);
-            victim.kill();
+            victim.killAt(SETTLED, () -> remaining(r, keys, firstSale) >= 100 && r.opsForZSet().zCard(cancelling) > 0);
             long leftLeased = r.opsForZSet().zCard(cancelling);
             long returnedByVictim = remaining(r, keys, firstSale);
             assertThat(leftLeased).as("orders the killed instance left being cancelled").isPositive();

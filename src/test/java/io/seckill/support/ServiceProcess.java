@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
@@ -130,6 +132,35 @@ public final class ServiceProcess implements AutoCloseable {
         return this;
     }
 
+    /**
+     * SIGKILLs the instance at a moment when {@code moment} holds (a state read from Redis or the database, such as
+     * "it holds unacknowledged entries"). Checking and then killing would let the moment pass in between (the
+     * instance acknowledges its batch a millisecond after the check), so once the check passes the JVM is frozen
+     * (SIGSTOP) and the check is made again, twice: Redis answers the first only after it has run every command the
+     * instance had sent before it froze, so the second sees a state the instance can no longer change. If the moment
+     * has passed, the instance is thawed (SIGCONT) and the polling goes on.
+     */
+    public void killAt(Duration timeout, BooleanSupplier moment) {
+        AtomicInteger passed = new AtomicInteger();
+        await().atMost(timeout).pollInterval(Duration.ofMillis(5)).until(() -> {
+            if (!moment.getAsBoolean()) {
+                return false;
+            }
+            signal("STOP");
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(1)).until(this::isStopped);
+            moment.getAsBoolean(); // answered after what the instance sent before it froze
+            if (moment.getAsBoolean()) {
+                return true;
+            }
+            signal("CONT");
+            passed.incrementAndGet();
+            return false;
+        });
+        kill();
+        System.out.printf("%s killed; the moment had passed by the time it froze %d time(s) before%n", name,
+                passed.get());
+    }
+
     /** SIGKILL: no shutdown hook, no finally block, nothing flushed. */
     public void kill() {
         process.destroyForcibly();
@@ -168,6 +199,27 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with "
+                        + kill.exitValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The process state in /proc/<pid>/stat (the field after the parenthesised command name) is T once stopped. */
+    private boolean isStopped() throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2) == 'T';
     }
 
     private boolean waitFor(Duration timeout) {
