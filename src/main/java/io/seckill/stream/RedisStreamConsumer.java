@@ -45,6 +45,11 @@ class RedisStreamConsumer extends DefaultConsumer {
     private static final String NEW_ENTRIES = ">";
 
     public static final String STREAM_HEADER = "SeckillStream";
+    /**
+     * True on a batch read as new entries (XREADGROUP … {@code >}): none of them was delivered to any consumer
+     * before. False on a consumer's own pending entries re-read after a restart; absent on other senders' batches.
+     */
+    public static final String NEW_ENTRIES_HEADER = "SeckillNewEntries";
 
     private final RedisStreamEndpoint endpoint;
     /** Stream → why its last read failed; an entry lives until the next good read (the health check shows it). */
@@ -154,7 +159,7 @@ class RedisStreamConsumer extends DefaultConsumer {
                         continue;
                     }
                 }
-                process(stream, entries);
+                process(stream, entries, !ownPending);
             } catch (Exception e) {
                 if (!polling) {
                     break;
@@ -172,11 +177,12 @@ class RedisStreamConsumer extends DefaultConsumer {
         close(connection);
     }
 
-    private void process(String stream, List<StreamEntry> entries) throws Exception {
+    private void process(String stream, List<StreamEntry> entries, boolean newEntries) throws Exception {
         Exchange exchange = createExchange(false);
         try (InFlightEntries.Hold hold = endpoint.getComponent().inFlight().hold(entries)) {
             exchange.getIn().setBody(entries);
             exchange.getIn().setHeader(STREAM_HEADER, stream);
+            exchange.getIn().setHeader(NEW_ENTRIES_HEADER, newEntries);
             getProcessor().process(exchange);
             if (exchange.getException() == null) {
                 endpoint.getComponent().ackEntries().ack(stream, entries.stream().map(StreamEntry::id).toList());

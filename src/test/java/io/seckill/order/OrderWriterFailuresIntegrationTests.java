@@ -131,6 +131,28 @@ class OrderWriterFailuresIntegrationTests {
     }
 
     @Test
+    void orderWrittenBeforeAmongNewEntriesIsNotWrittenTwiceAndItsBatchMatesAreWritten() {
+        long voucher = api.createVoucher(3);
+        String written = api.order(voucher, 4).json().get("orderId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOf(voucher) == 1 && streams.quiet());
+        long redeliveriesBefore = redeliveries.count();
+
+        // MULTI, XADD ×3, EXEC: one batch of new entries (skips the lookup of written orders), one of them the
+        // written order again, as a dead letter replayed after its order was written appends it
+        long first = nextOrderId();
+        long last = nextOrderId();
+        streams.addTogether(List.of(order(first, voucher, 5), order(Long.parseLong(written), voucher, 4),
+                order(last, voucher, 6)));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOf(voucher) == 3 && streams.quiet());
+        assertThat(db.queryForList("SELECT order_id FROM orders WHERE voucher_id = ?", Long.class, voucher))
+                .containsExactlyInAnyOrder(Long.parseLong(written), first, last);
+        assertThat(soldOf(voucher)).as("units taken once per order").isEqualTo(3);
+        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(redeliveries.count()).as("no retries").isEqualTo(redeliveriesBefore);
+    }
+
+    @Test
     void ordersBeyondTheStockInTheDatabaseAreOversoldDeadLettersAndTheirBatchMatesAreWritten() {
         long voucher = api.createVoucher(2);
         long other = api.createVoucher(5);
