@@ -201,9 +201,10 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** The shell's own kill: no package to install (the JDK sends no signal but SIGTERM and SIGKILL). */
     private void signal(String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+            Process kill = new ProcessBuilder("sh", "-c", "kill -" + signal + " " + process.pid()).start();
             if (kill.waitFor() != 0) {
                 throw new IllegalStateException("kill -" + signal + " " + process.pid() + " exited with "
                         + kill.exitValue());
