@@ -396,9 +396,21 @@ drain_run() { # label results [1: count PostgreSQL's CPU too]
   say "drain ($1): starting the writer on $(rcli XLEN "$STREAM") entries"
   local cpu=("jvm=$SERVICE_PID" "redis=$REDIS_PID")
   ((!${3:-0})) || cpu+=(postgres)
+  local ran waited
+  read -r ran waited _ <"/proc/$REDIS_PID/schedstat"
   with_cpu_per_order "$2" "$DRAIN_ORDERS" "${cpu[@]}" -- \
     bench drain "$SERVICE_PID" "$REDIS_PORT" "$STREAM" "$DRAIN_ORDERS" "$WRITER_ROUTE"
+  redis_schedule "$ran" "$waited" >>"$2"
   say "drain ($1): $(val drain_rate "$2") orders/s; peak RSS $(peak_rss_mb "$SERVICE_PID") MB"
+}
+
+# How long Redis's main thread ran and how long it waited runnable for a CPU since RAN and WAITED (ns, the first two
+# fields of /proc/PID/schedstat): every read and acknowledgement of the drain waits for that too, on top of its work.
+redis_schedule() { # ran-ns waited-ns
+  local ran waited
+  read -r ran waited _ <"/proc/$REDIS_PID/schedstat"
+  echo "redis_ran_ms=$(((ran - $1) / 1000000))"
+  echo "redis_waited_ms=$(((waited - $2) / 1000000))"
 }
 
 # Redis's latency monitor as one line: "event max ms (in n s, total ms), ..." for each event of 10 ms or more from
@@ -963,6 +975,8 @@ SUMMARY="$RUN/summary.md"
   fi
   echo
   echo "CPU per row: the CPU time (user + system, µs) each process spent during the drain or the baseline's timed loop, divided by its rows; the service's JVM includes its compiler, collector and every other thread, the baseline's its own. On $(nproc) CPUs a drain cannot run faster than $(nproc) s of CPU per second over the sum of a row's figures."
+  echo
+  echo "Redis's main thread (/proc/<pid>/schedstat) during the drain into H2 ran $(val redis_ran_ms "$DRAIN_OUT") ms and waited runnable for a CPU $(val redis_waited_ms "$DRAIN_OUT") ms$( ((PG_RAN)) && echo "; into PostgreSQL it ran $(val redis_ran_ms "$PG_DRAIN_OUT") ms and waited $(val redis_waited_ms "$PG_DRAIN_OUT") ms"). Each read and acknowledgement of the writer waits for Redis's CPU as well as for its work."
   echo
   echo "## Memory (VmHWM)"
   echo
