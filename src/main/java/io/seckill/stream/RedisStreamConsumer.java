@@ -185,7 +185,7 @@ class RedisStreamConsumer extends DefaultConsumer {
             exchange.getIn().setHeader(NEW_ENTRIES_HEADER, newEntries);
             getProcessor().process(exchange);
             if (exchange.getException() == null) {
-                endpoint.getComponent().ackEntries().ack(stream, entries.stream().map(StreamEntry::id).toList());
+                acknowledgeWritten(stream, entries);
             } else {
                 getExceptionHandler().handleException(
                         "Batch of " + entries.size() + " entries from " + stream + " left pending", exchange,
@@ -193,6 +193,23 @@ class RedisStreamConsumer extends DefaultConsumer {
             }
         } finally {
             releaseExchange(exchange, false);
+        }
+    }
+
+    /**
+     * A batch the route completed: its orders are committed. If the acknowledgement fails (Redis went away since
+     * the read), the entries stay pending and this reader reconnects; the sweeper claims them once they are idle,
+     * finds their orders written and only acknowledges them. Said here, as the reader's own "reading failed"
+     * would not tell an operator that the batch was written.
+     */
+    private void acknowledgeWritten(String stream, List<StreamEntry> entries) {
+        try {
+            endpoint.getComponent().ackEntries().ack(stream, entries.stream().map(StreamEntry::id).toList());
+        } catch (RuntimeException e) {
+            log.warn("Stream {}: {} entries written to the database but not acknowledged ({}); they stay pending until "
+                    + "the sweeper claims them, finds them written and acknowledges them", stream, entries.size(),
+                    innermostMessage(e));
+            throw e;
         }
     }
 
