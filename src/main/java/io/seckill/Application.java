@@ -1,5 +1,6 @@
 package io.seckill;
 
+import io.seckill.launch.RecommendedJvm;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.web.servlet.error.ErrorMvcAutoConfiguration;
@@ -16,6 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 public class Application {
 
     public static void main(String[] args) {
+        // java -jar with no JVM option: the service runs in a JVM with the recommended options, and this one waits.
+        RecommendedJvm.launchUnlessChosen();
         SpringApplication.run(Application.class, args);
     }
 }

@@ -22,7 +22,7 @@ import java.util.jar.Manifest;
 
 /**
  * The service in a child JVM, started the way an operator starts it ({@code java -cp … io.seckill.Application
- * --key=value …}) in a working directory of its own, where its default H2 file {@code ./data/db/seckill} lives.
+ * --key=value …}, or {@code java -jar} on the packaged jar) in a working directory of its own, where its default H2 file {@code ./data/db/seckill} lives.
  * For tests that kill an instance (SIGKILL), stop it (SIGTERM) or run several at once.
  *
  * <p>The child gets the test JVM's class path without the test classes, so it runs exactly the main code, with
@@ -59,6 +59,27 @@ public final class ServiceProcess implements AutoCloseable {
 
     public static ServiceProcess start(String name, Path workDir, Map<String, String> properties,
             List<String> jvmOptions) {
+        List<String> launch = new ArrayList<>(jvmOptions);
+        launch.add("-cp");
+        launch.add(String.join(File.pathSeparator, mainClassPath()));
+        launch.add("io.seckill.Application");
+        return launch(name, workDir, properties, launch);
+    }
+
+    /**
+     * Starts the packaged jar ({@code target/seckill-camel-*.jar}, built by {@code mvn package} before the
+     * integration tests run) as {@code java [jvmOptions] -jar <jar> --key=value …}, the operator's command.
+     */
+    public static ServiceProcess startJar(String name, Path workDir, Map<String, String> properties,
+            List<String> jvmOptions) {
+        List<String> launch = new ArrayList<>(jvmOptions);
+        launch.add("-jar");
+        launch.add(packagedJar().toString());
+        return launch(name, workDir, properties, launch);
+    }
+
+    private static ServiceProcess launch(String name, Path workDir, Map<String, String> properties,
+            List<String> launch) {
         Map<String, String> settings = new LinkedHashMap<>(properties);
         settings.computeIfAbsent("server.port", key -> Integer.toString(freePort()));
         // With the netty-http engine the actuator is on Tomcat's port of its own.
@@ -68,10 +89,7 @@ public final class ServiceProcess implements AutoCloseable {
         settings.putIfAbsent("seckill.operator.password", OPERATOR_PASSWORD);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(String.join(File.pathSeparator, mainClassPath()));
-        command.add("io.seckill.Application");
+        command.addAll(launch);
         settings.forEach((key, value) -> command.add("--" + key + "=" + value));
         try {
             Files.createDirectories(workDir);
@@ -229,6 +247,16 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        }
+    }
+
+    private static Path packagedJar() {
+        try (var jars = Files.list(Path.of("target"))) {
+            return jars.filter(jar -> jar.getFileName().toString().matches("seckill-camel-.*\\.jar"))
+                    .map(Path::toAbsolutePath).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("No target/seckill-camel-*.jar: run mvn package"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
