@@ -339,8 +339,12 @@ final class SteadyLoad {
     private static final long SAMPLE_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int POLLERS = 2;
 
-    /** An order followed to its row; MEASURED: false for the warm-up's, followed only to warm the GET path. */
-    private record Sample(String orderId, long acceptedAt, long due, boolean measured) implements Delayed {
+    /**
+     * An order followed to its row; SECOND: the load's second its request was due in; MEASURED: false for the
+     * warm-up's, followed only to warm the GET path.
+     */
+    private record Sample(String orderId, int second, long acceptedAt, long due, boolean measured)
+            implements Delayed {
         @Override
         public long getDelay(TimeUnit unit) {
             return unit.convert(due - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -365,6 +369,8 @@ final class SteadyLoad {
 
         Bench.Latencies post = new Bench.Latencies();
         Bench.Latencies endToEnd = new Bench.Latencies();
+        // By second of the POST's due time, as the POSTs' own worst: the longest 202 -> row (-1: never seen).
+        AtomicLongArray endToEndWorst = new AtomicLongArray((int) (maxWarmUpSeconds + seconds));
         Map<String, LongAdder> outcomes = new ConcurrentHashMap<>();
         LongAdder unseen = new LongAdder();
         DelayQueue<Sample> samples = new DelayQueue<>();
@@ -382,7 +388,8 @@ final class SteadyLoad {
             // The warm-up's orders are followed too, unmeasured: GET /api/orders/{id} is a path wrk never takes,
             // and left cold it stalled the first seconds of the measured minute (its p99 on netty-http: 1.3 s).
             if (response.status() == 202 && i % sampleEvery == 0) {
-                samples.add(new Sample(Bench.orderId(response.body()), answered, answered, measured));
+                samples.add(new Sample(Bench.orderId(response.body()), (int) (i / rate), answered, answered,
+                        measured));
             }
         });
         ExecutorService pollers = Executors.newFixedThreadPool(POLLERS);
@@ -404,14 +411,17 @@ final class SteadyLoad {
                         if (response.status() == 200) {
                             if (sample.measured()) {
                                 endToEnd.add(now - sample.acceptedAt());
+                                endToEndWorst.accumulateAndGet(sample.second(), now - sample.acceptedAt(),
+                                        Math::max);
                             }
                         } else if (now - sample.acceptedAt() > SAMPLE_DEADLINE_NANOS) {
                             if (sample.measured()) {
                                 unseen.increment();
+                                endToEndWorst.set(sample.second(), Long.MAX_VALUE);
                             }
                         } else {
-                            samples.add(new Sample(sample.orderId(), sample.acceptedAt(), now + pollNanos,
-                                    sample.measured()));
+                            samples.add(new Sample(sample.orderId(), sample.second(), sample.acceptedAt(),
+                                    now + pollNanos, sample.measured()));
                         }
                     }
                 }
@@ -430,6 +440,7 @@ final class SteadyLoad {
         post.print("post");
         endToEnd.print("e2e");
         Bench.print("e2e_unseen", unseen.sum());
+        Bench.print("e2e_worst_ms_by_second", senders.measuredSeconds(endToEndWorst));
     }
 }
 
@@ -578,15 +589,23 @@ final class OpenLoop<C extends Closeable> {
         Bench.print(prefix + "_failures", failures());
         // The worst answer of each second (-1: a request failed): a p99 says how late, this says when, and whether
         // it was one long stall or many short ones.
-        StringBuilder warmUp = new StringBuilder();
-        StringBuilder measured = new StringBuilder();
-        for (int second = 0; second < warmUpSeconds + seconds; second++) {
-            StringBuilder line = second < warmUpSeconds ? warmUp : measured;
-            long latest = worst.get(second);
+        Bench.print(prefix + "_worst_ms_by_second_warm_up", milliseconds(worst, 0, warmUpSeconds));
+        Bench.print(prefix + "_worst_ms_by_second", measuredSeconds(worst));
+    }
+
+    /** Per-second nanoseconds (Long.MAX_VALUE: failed) of the measured seconds, as a line of milliseconds. */
+    String measuredSeconds(AtomicLongArray bySecond) {
+        long warmUpSeconds = measuredFrom / rate;
+        return milliseconds(bySecond, warmUpSeconds, warmUpSeconds + seconds);
+    }
+
+    private static String milliseconds(AtomicLongArray bySecond, long from, long to) {
+        StringBuilder line = new StringBuilder();
+        for (int second = (int) from; second < to; second++) {
+            long latest = bySecond.get(second);
             line.append(line.isEmpty() ? "" : " ").append(latest == Long.MAX_VALUE ? -1 : latest / 1_000_000);
         }
-        Bench.print(prefix + "_worst_ms_by_second_warm_up", warmUp);
-        Bench.print(prefix + "_worst_ms_by_second", measured);
+        return line.toString();
     }
 }
 

@@ -939,7 +939,7 @@ SUMMARY="$RUN/summary.md"
   echo
   echo "## Steady load at half the best intake (open loop, $E2E_CONNECTIONS connections)"
   echo
-  echo "POST latency counts from when each request was due. Warm-up: the same load before the measured part, unmeasured, until $OPEN_LOOP_STEADY ($E2E_WARMUP_SECONDS s at least, $E2E_WARMUP_MAX_SECONDS at most; \"not steady\": the cap was reached); each second's worst answer, warm-up and measured part, is in the load's log (*_worst_ms_by_second*). 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
+  echo "POST latency counts from when each request was due. Warm-up: the same load before the measured part, unmeasured, until $OPEN_LOOP_STEADY ($E2E_WARMUP_SECONDS s at least, $E2E_WARMUP_MAX_SECONDS at most; \"not steady\": the cap was reached); each second's worst answer, warm-up and measured part, and the measured part's worst 202 → row, are in the load's log (*_worst_ms_by_second*). 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
   echo
   echo "| database | asked/s | sent/s | warm-up | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
