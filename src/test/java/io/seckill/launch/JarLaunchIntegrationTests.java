@@ -30,10 +30,15 @@ class JarLaunchIntegrationTests {
 
     ServiceProcess launcher;
 
+    /**
+     * A test that failed midway: SIGTERM first, so the service stops its embedded redis-server (a SIGKILLed JVM
+     * leaves it running), then SIGKILL whatever is left.
+     */
     @AfterEach
-    void killLeftovers() {
+    void stopLeftovers() {
         if (launcher != null) {
             List<ProcessHandle> services = javaChildren(launcher.pid());
+            launcher.stop(Duration.ofSeconds(60));
             launcher.close();
             services.forEach(ProcessHandle::destroyForcibly);
         }
@@ -82,6 +87,7 @@ class JarLaunchIntegrationTests {
         assertThat(log()).contains("with PID " + launcher.pid()).doesNotContain("recommended ones");
         assertThat(launcher.api().prometheus().sum("jvm_memory_max_bytes", OLD_GENERATION))
                 .isEqualTo(200.0 * 1024 * 1024);
+        assertThat(launcher.stop(Duration.ofSeconds(60))).as("the service exits after SIGTERM").isTrue();
     }
 
     private ProcessHandle theServiceJvm() {
