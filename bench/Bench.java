@@ -213,13 +213,16 @@ final class Http implements Closeable {
                 + "\r\nX-User-Id: " + userId + "\r\nContent-Length: 0\r\n\r\n");
     }
 
+    /** Unsigned: the bench's service has no payment signing secret, and the loopback pays without one. */
     Response payOrder(String orderId, long userId) throws IOException {
         return exchange("POST /api/orders/" + orderId + "/payment HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nX-User-Id: " + userId + "\r\nContent-Length: 0\r\n\r\n");
     }
 
-    Response getOrder(String orderId) throws IOException {
-        return exchange("GET /api/orders/" + orderId + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n\r\n");
+    /** As its buyer: the service answers an order to its own buyer only. */
+    Response getOrder(String orderId, long userId) throws IOException {
+        return exchange("GET /api/orders/" + orderId + " HTTP/1.1\r\nHost: " + host + ":" + port
+                + "\r\nX-User-Id: " + userId + "\r\n\r\n");
     }
 
     private Response exchange(String request) throws IOException {
@@ -340,10 +343,10 @@ final class SteadyLoad {
     private static final int POLLERS = 2;
 
     /**
-     * An order followed to its row; SECOND: the load's second its request was due in; MEASURED: false for the
-     * warm-up's, followed only to warm the GET path.
+     * An order of USER_ID followed to its row; SECOND: the load's second its request was due in; MEASURED: false for
+     * the warm-up's, followed only to warm the GET path.
      */
-    private record Sample(String orderId, int second, long acceptedAt, long due, boolean measured)
+    private record Sample(String orderId, long userId, int second, long acceptedAt, long due, boolean measured)
             implements Delayed {
         @Override
         public long getDelay(TimeUnit unit) {
@@ -377,7 +380,8 @@ final class SteadyLoad {
         OpenLoop<Http> senders = new OpenLoop<>(rate, minWarmUpSeconds, maxWarmUpSeconds, seconds, connections,
                 () -> new Http(url),
                 (http, i, due, measured) -> {
-            Http.Response response = http.postOrder(voucherId, i + 1);
+            long userId = i + 1;
+            Http.Response response = http.postOrder(voucherId, userId);
             long answered = System.nanoTime();
             if (measured) {
                 outcomes.computeIfAbsent(Bench.outcome(response), k -> new LongAdder()).increment();
@@ -388,8 +392,8 @@ final class SteadyLoad {
             // The warm-up's orders are followed too, unmeasured: GET /api/orders/{id} is a path wrk never takes,
             // and left cold it stalled the first seconds of the measured minute (its p99 on netty-http: 1.3 s).
             if (response.status() == 202 && i % sampleEvery == 0) {
-                samples.add(new Sample(Bench.orderId(response.body()), (int) (i / rate), answered, answered,
-                        measured));
+                samples.add(new Sample(Bench.orderId(response.body()), userId, (int) (i / rate), answered,
+                        answered, measured));
             }
         });
         ExecutorService pollers = Executors.newFixedThreadPool(POLLERS);
@@ -403,7 +407,7 @@ final class SteadyLoad {
                         }
                         Http.Response response;
                         try {
-                            response = http.getOrder(sample.orderId());
+                            response = http.getOrder(sample.orderId(), sample.userId());
                         } catch (IOException e) {
                             response = new Http.Response(-1, "");
                         }
@@ -420,8 +424,8 @@ final class SteadyLoad {
                                 endToEndWorst.set(sample.second(), Long.MAX_VALUE);
                             }
                         } else {
-                            samples.add(new Sample(sample.orderId(), sample.second(), sample.acceptedAt(),
-                                    now + pollNanos, sample.measured()));
+                            samples.add(new Sample(sample.orderId(), sample.userId(), sample.second(),
+                                    sample.acceptedAt(), now + pollNanos, sample.measured()));
                         }
                     }
                 }
@@ -792,11 +796,17 @@ final class Resp implements Closeable {
     private final OutputStream out;
     private final BufferedInputStream in;
 
+    /** Authenticated with REDISCLI_AUTH when it is set, as redis-cli is (run.sh exports the embedded password). */
     Resp(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setTcpNoDelay(true);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
+        String password = System.getenv("REDISCLI_AUTH");
+        if (password != null && !password.isEmpty() && !"OK".equals(call("AUTH", password))) {
+            socket.close();
+            throw new IOException("Redis refused the password in REDISCLI_AUTH");
+        }
     }
 
     /** A command whose reply is an integer. */

@@ -1,10 +1,11 @@
 -- wrk script for the intake benchmark: POST /api/vouchers/<voucher>/orders, each request from a buyer never seen
 -- before (X-User-Id = thread number * 10^10 + request number).
--- Usage: wrk ... -s bench/intake.lua http://127.0.0.1:PORT -- VOUCHER_ID [EXPECTED_STATUS] [xff]
+-- Usage: wrk ... -s bench/intake.lua http://127.0.0.1:PORT -- VOUCHER_ID [EXPECTED_STATUS] [xff] [ENDPOINT]
 --   EXPECTED_STATUS  the answer every request should get: 202 (default) on a voucher with stock, 409 on a sold-out one
 --   xff              send X-Forwarded-For with an address of the buyer's own (10.x.y.z, one per buyer), as a proxy
 --                    in front of the service would; the service must trust 127.0.0.1 (seckill.rate-limit.trusted-proxies)
 --                    so its per-address limit sees a crowd of addresses rather than the one load generator
+--   ENDPOINT         the last part of the path, "orders" by default ("refused": the reference's constant 409)
 -- At the end it prints bench_* lines (run.sh reads them): requests, answers that were not the expected status, socket
 -- errors, and latency percentiles in microseconds.
 
@@ -16,7 +17,7 @@ function setup(thread)
 end
 
 function init(args)
-  path = "/api/vouchers/" .. args[1] .. "/orders"
+  path = "/api/vouchers/" .. args[1] .. "/" .. (args[4] or "orders")
   expected = tonumber(args[2] or "202")
   forwarded = args[3] == "xff"
   sent = 0

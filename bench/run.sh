@@ -36,8 +36,8 @@ Environment (default; --quick default):
   BENCH_FLASH_BUYERS        20000; 6000   (the unpaid-winners leg's crowds are a fifth: enough buyers to sell the stock out)
   BENCH_FLASH_CONCURRENCY   64
   BENCH_BATCH_SIZE          the service's seckill.stream.batch-size (500)
-  BENCH_JAVA_OPTS           JVM options for the service and the reference (default: the pom's service.jvm-options,
-                                        which the README recommends and mvn spring-boot:run uses)
+  BENCH_JAVA_OPTS           JVM options for the service and the reference (default: @jvm.options, the options
+                                        which docs/production.md recommends and mvn spring-boot:run uses)
   MALLOC_ARENA_MAX          the pom's service.malloc-arena-max (2), as mvn spring-boot:run sets it
   BENCH_POSTGRES            1           0 skips the PostgreSQL leg; it needs psql and a server on 127.0.0.1:5432
   BENCH_PG_URL              jdbc:postgresql://127.0.0.1:5432/ (user postgres; a database of the run's own is made
@@ -79,8 +79,8 @@ FLASH_STOCK=${BENCH_FLASH_STOCK:-1000}
 FLASH_REQUESTS=${BENCH_FLASH_REQUESTS:-$(pick 50000 20000)}
 FLASH_BUYERS=${BENCH_FLASH_BUYERS:-$(pick 20000 6000)}
 FLASH_CONCURRENCY=${BENCH_FLASH_CONCURRENCY:-64}
-# The recommended options, from the pom (service.jvm-options), as mvn spring-boot:run uses them.
-RECOMMENDED_JAVA_OPTS=$(sed -n 's:.*<service.jvm-options>\(.*\)</service.jvm-options>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")
+# The recommended options, the argument file jvm.options, as mvn spring-boot:run uses them.
+RECOMMENDED_JAVA_OPTS="@$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/jvm.options"
 JAVA_OPTS=${BENCH_JAVA_OPTS-$RECOMMENDED_JAVA_OPTS}
 # And the recommended environment (service.malloc-arena-max), for the service and the reference alike.
 MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-$(sed -n 's:.*<service.malloc-arena-max>\(.*\)</service.malloc-arena-max>.*:\1:p' "$(dirname "${BASH_SOURCE[0]}")/../pom.xml")}
@@ -98,7 +98,8 @@ STREAM='seckill:{s0}:orders'
 WRITER_ROUTE=order-writer
 MAX_STOCK=10000000
 
-die() { echo "bench: $*" >&2; exit 1; }
+# shellcheck source=bench/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 need() { command -v "$1" >/dev/null || die "$1 is missing: $2"; }
 need wrk "apt-get install wrk"
 need redis-benchmark "apt-get install redis-tools"
@@ -136,16 +137,9 @@ THROUGHPUT_WINDOW=(--seckill.order.payment-timeout=24h)
 PAYMENT_TIMEOUT_MILLIS=86400000
 NO_LIMITS=(0 0 0 0 0)
 
-say() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*"; }
-# The value of KEY=... in a results file.
-val() { sed -n "s/^$1=//p" "$2" | tail -n 1; }
-calc() { awk "BEGIN { printf \"%.${2:-0}f\", $1 }"; }
-group() { sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta' <<<"$1"; }
 yes_no() { if awk "BEGIN { exit !($1) }"; then echo yes; else echo no; fi; }
 # yes when a figure (which may be n/a) is below a limit.
 below() { if [[ "$1" =~ ^[0-9.]+$ ]] && awk "BEGIN { exit !($1 < $2) }"; then echo yes; else echo no; fi; }
-# A ratio in per cent, or n/a when either figure is missing.
-percent() { if [[ "$1" =~ ^[0-9.]+$ && "$2" =~ ^[0-9.]+$ ]] && awk "BEGIN { exit !($2 > 0) }"; then calc "100 * $1 / $2" 1; else echo n/a; fi; }
 at_least() { if [[ "$1" =~ ^[0-9.]+$ ]]; then yes_no "$1 >= $2"; else echo no; fi; }
 
 # Runs a command as the one tracked child, so an interrupted run stops it too.
@@ -158,21 +152,6 @@ track() {
   return "$status"
 }
 
-# SIGTERM, then SIGKILL after SECONDS.
-stop_pid() { # pid seconds
-  local pid=$1 waited=0
-  kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid"
-  while kill -0 "$pid" 2>/dev/null && ((waited < $2)); do
-    sleep 1
-    waited=$((waited + 1))
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    say "process $pid did not stop in $2 s; killing it"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
 
 stop_service() {
   [[ -z "$SERVICE_PID" ]] || stop_pid "$SERVICE_PID" 90
@@ -243,27 +222,15 @@ unzip -q -o "$JAR" 'BOOT-INF/lib/*' -d "$WORK/jar"
 LIB="$WORK/jar/BOOT-INF/lib"
 javac -d "$WORK/classes" -cp "$LIB/*" "$ROOT/bench/Bench.java"
 bench() { track java -Xms256m -Xmx1g -cp "$WORK/classes:$LIB/*" Bench "$@"; }
-# The reference controller gets Spring MVC, Spring Data Redis and Lettuce from the service's own libraries, and
-# nothing else (no Camel, no database, no actuator), as a hand-written controller would have.
-REFERENCE_CP="$WORK/reference"
-for jar in "$LIB"/*.jar; do
-  case "$(basename "$jar")" in
-    spring-aop-* | spring-beans-* | spring-boot-3* | spring-boot-autoconfigure-* | spring-context-6* | spring-core-* | \
-      spring-data-commons-* | spring-data-keyvalue-* | spring-data-redis-* | spring-expression-* | spring-jcl-* | \
-      spring-oxm-* | spring-tx-* | spring-web-* | spring-webmvc-* | tomcat-embed-* | jackson-annotations-* | \
-      jackson-core-* | jackson-databind-* | jackson-datatype-jdk8-* | jackson-datatype-jsr310-* | \
-      jackson-module-parameter-names-* | lettuce-core-* | netty-* | reactor-core-* | reactive-streams-* | \
-      micrometer-commons-* | micrometer-observation-* | slf4j-api-* | logback-* | jul-to-slf4j-* | log4j-* | \
-      snakeyaml-2* | jakarta.annotation-api-* | redis-authx-*)
-      REFERENCE_CP+=":$jar" ;;
-  esac
-done
-javac -parameters -d "$WORK/reference" -cp "$REFERENCE_CP" "$ROOT/bench/reference/ReferenceIntake.java"
+compile_reference
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Starts the packaged jar as an operator would, from DIR (the embedded defaults put ./data there; the routes come
-# from the jar), on a free port, one stream shard; sets SERVICE_PID, BASE, REDIS_PORT, REDIS_PID.
+# from the jar), on a free port, one stream shard; sets SERVICE_PID, BASE, REDIS_PORT, REDIS_PID, and exports
+# REDISCLI_AUTH (the embedded Redis's password, from its data directory) for redis-cli, Bench and the reference.
+# CONFIG is left out of the embedded Redis's refused commands: the bench sets appendfsync and the latency monitor on
+# the running server (a production service refuses it; docs/security.md).
 start_service() { # dir log extra-arguments...
   SERVICE_DIR=$1
   local log=$2
@@ -274,7 +241,7 @@ start_service() { # dir log extra-arguments...
   # The JVM's stop-the-world pauses (garbage collection and the rest), for the steady loads' stall reports.
   SAFEPOINT_LOG="${log%.log}-safepoints.log"
   (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -Xlog:safepoint=info:file="$SAFEPOINT_LOG"::filecount=0 -jar "$JAR" --server.port=0 \
-    --seckill.stream.shards=1 \
+    --seckill.stream.shards=1 --seckill.redis.refused-commands=module,debug,acl,shutdown \
     --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
   SERVICE_PID=$!
   # When its JVM started (epoch ms; the process's start in the kernel's clock ticks since boot, against the uptime
@@ -293,6 +260,8 @@ start_service() { # dir log extra-arguments...
   REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$log" | head -n 1)
   [[ -n "$http_port" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $log"
   REDIS_PID=$(cat "$SERVICE_DIR/data/redis/redis.pid")
+  REDISCLI_AUTH=$(cat "$SERVICE_DIR/data/redis/password")
+  export REDISCLI_AUTH
   BASE="http://127.0.0.1:$http_port"
   SERVICE_LOG=$log
   say "service pid $SERVICE_PID on $BASE, embedded Redis pid $REDIS_PID on port $REDIS_PORT"
@@ -329,7 +298,8 @@ with_cpu_per_order() { # file orders names... -- command...
 }
 service_alive() { kill -0 "$SERVICE_PID" 2>/dev/null || die "the service is no longer running: $SERVICE_LOG"; }
 VOUCHERS=()
-# Creates a voucher on sale from now on, as VOUCHER.
+# Creates a voucher on sale from now on, as VOUCHER. An admin verb: the service runs without an operator password
+# here, so this machine (the loopback) creates vouchers without a login; payments, unsigned, likewise.
 new_voucher() {
   VOUCHER=$(curl -sf -X POST "$BASE/api/vouchers" -H 'Content-Type: application/json' \
     -d "{\"title\":\"bench $1\",\"stock\":$2}" | sed -nE 's/.*"id":([0-9]+).*/\1/p')
@@ -549,8 +519,8 @@ say "fsync: $FSYNC_OTHER_RATE accepted/s with $FSYNC_OTHER; service peak RSS thr
 REFERENCE_LOG="$LOGS/reference.log"
 say "reference: starting the plain Spring MVC controller on the service's Redis"
 # shellcheck disable=SC2086
-java $JAVA_OPTS -cp "$REFERENCE_CP" reference.ReferenceIntake --server.port=0 --spring.main.banner-mode=off \
-  --spring.data.redis.port="$REDIS_PORT" --reference.script="$ADMIT_SCRIPT" >"$REFERENCE_LOG" 2>&1 &
+SPRING_DATA_REDIS_PASSWORD=$REDISCLI_AUTH java $JAVA_OPTS -cp "$REFERENCE_CP" reference.ReferenceIntake \
+  --server.port=0 --spring.main.banner-mode=off --spring.data.redis.port="$REDIS_PORT" --reference.script="$ADMIT_SCRIPT" >"$REFERENCE_LOG" 2>&1 &
 REFERENCE_PID=$!
 deadline=$((SECONDS + 120))
 until grep -Eq 'Started [A-Za-z]+ in [0-9.]+ seconds' "$REFERENCE_LOG"; do
@@ -595,7 +565,7 @@ fresh_limit_keys() {
 }
 limit_run() { # pipeline results
   fresh_limit_keys
-  track redis-benchmark -p "$REDIS_PORT" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
+  track redis-benchmark -p "$REDIS_PORT" -a "$REDISCLI_AUTH" -c "$LIMIT_CLIENTS" -P "$1" -n "$LIMIT_REQUESTS" -r 2000000000 --csv \
     EVALSHA "$SHA" "${#LIMIT_KEYS[@]}" "${LIMIT_KEYS[@]}" __rand_int__ 1 __rand_int__ "$PAYMENT_TIMEOUT_MILLIS" \
     "${NO_LIMITS[@]}" >"$2"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null

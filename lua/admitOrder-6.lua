@@ -29,7 +29,9 @@
     ARGV[8] the address's burst
     ARGV[9] milliseconds a bucket's key outlives the moment the bucket is full again
 
-  Output: {code} or, for a rate-limit refusal, {code, microseconds until the bucket holds a token again (≥ 1)}
+  Output: {code}; for a rate-limit refusal {code, microseconds until the bucket holds a token again (≥ 1)}; for
+  "sale not started" {2, beginAt, endAt or -1 for never, the server's time (epoch ms)}, so that an instance can
+  answer the flood before the start from memory until then (io.seckill.order.SaleView)
     0  accepted: stock decremented, buyer added, order appended (fields orderId, voucherId, userId, acceptedAt,
        payBefore) and scheduled in the due orders
     1  voucher not found
@@ -108,10 +110,10 @@ if not stock then
 end
 
 local now = math.floor(nowMicros / 1000)
-if now < tonumber(voucher[2]) then
-  return {2}
-end
 local endAt = tonumber(voucher[3])
+if now < tonumber(voucher[2]) then
+  return {2, tonumber(voucher[2]), endAt or -1, now}
+end
 if endAt and now >= endAt then
   return {3}
 end

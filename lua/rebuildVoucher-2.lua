@@ -11,7 +11,10 @@
     ARGV[2]  stock (remaining units)
     ARGV[3]  beginAt (epoch ms)
     ARGV[4]  endAt (epoch ms), or '' for a sale that never ends
-    ARGV[5…] the buyers
+    ARGV[5]  voucherId
+    ARGV[6]  the sale view's channel: the voucher is announced there once rebuilt, so that every instance forgets
+             what it remembered of it (io.seckill.order.SaleView)
+    ARGV[7…] the buyers
 
   Output:
     1  applied: the hash holds stock, beginAt and endAt only, the set holds exactly these buyers
@@ -26,7 +29,9 @@ local token = ARGV[1]
 local stock = ARGV[2]
 local beginAt = ARGV[3]
 local endAt = ARGV[4]
-local FIRST_BUYER = 5
+local voucherId = ARGV[5]
+local channel = ARGV[6]
+local FIRST_BUYER = 7
 -- SADD takes its members from a Lua stack, which holds some thousands of values: add them in chunks.
 local CHUNK = 1000
 
@@ -53,4 +58,5 @@ if endAt == '' then
 else
   rcall('HSET', voucherKey, 'stock', stock, 'beginAt', beginAt, 'endAt', endAt)
 end
+rcall('PUBLISH', channel, voucherId)
 return 1

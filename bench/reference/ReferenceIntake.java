@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -37,6 +38,10 @@ public class ReferenceIntake {
     private static final String NO_LIMIT = "0";
     private static final List<String> REFUSALS =
             List.of("ACCEPTED", "VOUCHER_NOT_FOUND", "NOT_STARTED", "ENDED", "SOLD_OUT", "ALREADY_ORDERED");
+
+    private static final MediaType PROBLEM = MediaType.valueOf("application/problem+json");
+    private static final String SOLD_OUT = "{\"type\":\"about:blank\",\"title\":\"Conflict\",\"status\":409,"
+            + "\"detail\":\"Voucher 1 is sold out\",\"code\":\"SOLD_OUT\"}";
 
     private final StringRedisTemplate redis;
     @SuppressWarnings("rawtypes")
@@ -77,6 +82,16 @@ public class ReferenceIntake {
         }
         String code = outcome == null || outcome >= REFUSALS.size() ? "REFUSED" : REFUSALS.get(outcome.intValue());
         return ResponseEntity.status(HttpStatus.CONFLICT).body(Map.of("status", 409, "code", code));
+    }
+
+    /**
+     * The engine's own floor for a refusal (bench/first-seconds.sh, the sold-out flood): Tomcat and Spring MVC answer
+     * a constant 409 problem, as the service answers SOLD_OUT, and touch nothing else.
+     */
+    @PostMapping("/api/vouchers/{voucherId}/refused")
+    public ResponseEntity<String> refused(@PathVariable("voucherId") long voucherId,
+            @RequestHeader("X-User-Id") long userId) {
+        return ResponseEntity.status(HttpStatus.CONFLICT).contentType(PROBLEM).body(SOLD_OUT);
     }
 
     /** The contract's keys of one voucher on shard 0, in the order of the script's KEYS. */

@@ -65,7 +65,7 @@ class GracefulShutdownIntegrationTests {
                 .awaitHealthy(Duration.ofSeconds(180));
         List<Long> accepted;
         boolean exited;
-        try (RedisPort embedded = RedisPort.connect(redisPort)) {
+        try (RedisPort embedded = RedisPort.connectEmbedded(redisPort, WORK_DIR.resolve("data/redis"))) {
             OrderStreams streams = new OrderStreams(embedded.template());
             long voucher = service.api().createVoucher(ORDERS);
             accepted = new DirectAdmission(embedded.template()).admit(voucher, 1L << 51, 1, ORDERS);
@@ -114,7 +114,7 @@ class GracefulShutdownIntegrationTests {
         ExecutorService buyers = Executors.newFixedThreadPool(IN_FLIGHT);
         List<CompletableFuture<Answer>> orders = new ArrayList<>();
         boolean exited;
-        try (RedisPort redis = RedisPort.connect(redisPort)) {
+        try (RedisPort redis = RedisPort.connectEmbedded(redisPort, workDir.resolve("data/redis"))) {
             // Redis takes no command from anyone for 8 s (the service's command timeout is 30 s here).
             redis.template().execute((RedisCallback<Object>) connection -> connection.execute("CLIENT",
                     "PAUSE".getBytes(StandardCharsets.US_ASCII), "8000".getBytes(StandardCharsets.US_ASCII)));
@@ -151,8 +151,9 @@ class GracefulShutdownIntegrationTests {
 
     /** The route's exchanges in flight, from Camel's MBean through Jolokia on the management port. */
     private double inFlight(String routeId) {
-        Answer answer = service.api().asOperator().get("/actuator/jolokia/read/org.apache.camel:context=seckill,"
-                + "type=routes,name=%22" + routeId + "%22/ExchangesInflight");
+        Answer answer = service.api().asOperator().post("/actuator/jolokia", "{\"type\":\"read\",\"mbean\":"
+                + "\"org.apache.camel:context=seckill,type=routes,name=\\\"" + routeId + "\\\"\",\"attribute\":"
+                + "\"ExchangesInflight\"}");
         return answer.status() == 200 ? answer.json().get("value").asDouble() : -1;
     }
 }

@@ -78,7 +78,7 @@ class RedisOutageIntegrationTests {
             }
             // GET /api/vouchers/{id} reads the live stock from Redis.
             assertRedisUnavailable(api.get("/api/vouchers/" + voucher));
-            assertRedisUnavailable(api.post("/api/vouchers", "{\"title\":\"During the outage\",\"stock\":3}"));
+            assertRedisUnavailable(api.createVoucher("{\"title\":\"During the outage\",\"stock\":3}"));
             assertThat(api.prometheus().value("seckill_redis_unavailable_total")).isEqualTo(refusedBefore + 5);
             assertThat(redisUnavailableOrders()).isEqualTo(ordersRefusedBefore + 3);
             // A restart of the service would not bring Redis back.

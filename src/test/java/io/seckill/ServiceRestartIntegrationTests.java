@@ -40,6 +40,7 @@ class ServiceRestartIntegrationTests {
     private List<String> keptOrderIds;
     private List<String> lostOrderIds;
     private RunningService restarted;
+    private String firstRunPassword;
 
     @BeforeAll
     void runStopAndStartAgain() throws Exception {
@@ -61,6 +62,7 @@ class ServiceRestartIntegrationTests {
             lostOrderIds.addAll(api.orderAccepted(lost, 13));
             assertThat(first.streams().entriesOf(lost)).hasSize(1);
 
+            firstRunPassword = first.bean(EmbeddedRedis.class).password();
             RedisKeys keys = first.bean(RedisKeys.class);
             lostKeys = List.of(keys.voucher(lost), keys.buyers(lost));
             firstRunOrderIds.addAll(keptOrderIds);
@@ -85,8 +87,10 @@ class ServiceRestartIntegrationTests {
         assertThat(voucher.status()).isEqualTo(200);
         assertThat(voucher.json().get("stock").asInt()).isEqualTo(STOCK);
         assertThat(voucher.json().get("remaining").asLong()).isEqualTo(STOCK - 2);
-        for (String orderId : keptOrderIds) {
-            assertThat(api.get("/api/orders/" + orderId).status()).as("order %s", orderId).isEqualTo(200);
+        for (int i = 0; i < keptOrderIds.size(); i++) {
+            String orderId = keptOrderIds.get(i);
+            // Buyers 1 and 2, in that order.
+            assertThat(api.getOrder(orderId, i + 1).status()).as("order %s", orderId).isEqualTo(200);
         }
         assertThat(api.order(kept, 1).code()).isEqualTo("ALREADY_ORDERED");
 
@@ -97,6 +101,14 @@ class ServiceRestartIntegrationTests {
         assertThat(api.order(kept, 6).code()).isEqualTo("SOLD_OUT");
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(restarted.stores().orderRows(kept)).isEqualTo(STOCK));
+    }
+
+    @Test
+    void theEmbeddedRedisKeepsItsPasswordAcrossTheRestart() {
+        // The one made at the first start, in the data directory, taken again (the client authenticated with it).
+        EmbeddedRedis redis = restarted.bean(EmbeddedRedis.class);
+        assertThat(redis.password()).isEqualTo(firstRunPassword).hasSize(64);
+        assertThat(redis.passwordFile()).isEqualTo(home.resolve("redis/password"));
     }
 
     @Test
@@ -130,7 +142,11 @@ class ServiceRestartIntegrationTests {
     /** What an operator (or a lost Redis) does to the voucher while the service is down: DEL hash and buyers. */
     private void deleteWhileStopped(List<String> keys) {
         try (EmbeddedRedis redis = EmbeddedRedis.start(0, home.resolve("redis"))) {
-            RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", redis.port()));
+            // The same password again: the one in the data directory.
+            assertThat(redis.password()).isEqualTo(firstRunPassword);
+            RedisURI uri = RedisURI.create("127.0.0.1", redis.port());
+            uri.setPassword(redis.password());
+            RedisClient client = RedisClient.create(uri);
             try (StatefulRedisConnection<String, String> connection = client.connect()) {
                 // DEL seckill:{s0}:voucher:<id> seckill:{s0}:buyers:<id>
                 assertThat(connection.sync().del(keys.toArray(String[]::new))).isEqualTo(keys.size());

@@ -9,15 +9,26 @@ public class ApiException extends RuntimeException {
 
     private final ProblemCode code;
     private final Long retryAfterSeconds;
+    private final String challenge;
 
     public ApiException(ProblemCode code, String detail) {
         this(code, detail, null);
     }
 
     public ApiException(ProblemCode code, String detail, Long retryAfterSeconds) {
+        this(code, detail, retryAfterSeconds, null);
+    }
+
+    private ApiException(ProblemCode code, String detail, Long retryAfterSeconds, String challenge) {
         super(detail, null, false, false);
         this.code = code;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.challenge = challenge;
+    }
+
+    /** A 401 {@link ProblemCode#UNAUTHORIZED} with the challenge that says how to log in ({@code WWW-Authenticate}). */
+    public static ApiException unauthorized(String detail, String challenge) {
+        return new ApiException(ProblemCode.UNAUTHORIZED, detail, null, challenge);
     }
 
     public static ApiException badRequest(String detail) {
@@ -40,5 +51,10 @@ public class ApiException extends RuntimeException {
 
     public Long retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /** The {@code WWW-Authenticate} challenge of a 401, or null. */
+    public String challenge() {
+        return challenge;
     }
 }

@@ -1,6 +1,8 @@
 package io.seckill.api;
 
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
@@ -9,6 +11,13 @@ import org.springframework.validation.annotation.Validated;
  * Limits of the REST API.
  *
  * @param maxBodySize the largest request body taken; a larger one is answered 413 PAYLOAD_TOO_LARGE unread
+ * @param bodyDeadline how long a request's body may take to arrive, from its headers (both engines); later is 408
+ *        REQUEST_TIMEOUT and the connection closed
+ * @param idleTimeout {@code netty-http}: a connection waiting this long for its next request to arrive whole (idle,
+ *        or headers trickling in) is closed
+ * @param maxConnections {@code netty-http}: connections open at once; one beyond is closed as it is accepted
+ * @param maxPipelinedRequests {@code netty-http}: requests of one connection received and not yet answered; at the
+ *        limit the connection is not read until an answer goes out
  * @param engine the Camel component that serves the API: {@code platform-http} (Tomcat, with the actuator, all on
  *        {@code server.port}) or {@code netty-http} (Netty on {@code server.port}; the actuator and console on
  *        Tomcat at {@code management-port})
@@ -16,7 +25,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.api")
-public record ApiProperties(@NotNull DataSize maxBodySize, @NotNull Engine engine, int managementPort) {
+public record ApiProperties(@NotNull DataSize maxBodySize, @NotNull Duration bodyDeadline,
+        @NotNull Duration idleTimeout, @Min(1) int maxConnections, @Min(1) int maxPipelinedRequests,
+        @NotNull Engine engine, int managementPort) {
 
     public enum Engine {
         PLATFORM_HTTP, NETTY_HTTP
@@ -29,6 +40,14 @@ public record ApiProperties(@NotNull DataSize maxBodySize, @NotNull Engine engin
         if (maxBodySize != null && (maxBodySize.toBytes() < 1 || maxBodySize.compareTo(LARGEST_LIMIT) > 0)) {
             throw new IllegalArgumentException("seckill.api.max-body-size must be between 1B and " + LARGEST_LIMIT
                     + ", got " + maxBodySize);
+        }
+        requirePositive("body-deadline", bodyDeadline);
+        requirePositive("idle-timeout", idleTimeout);
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        if (value != null && (value.isNegative() || value.isZero())) {
+            throw new IllegalArgumentException("seckill.api." + name + " must be positive, got " + value);
         }
     }
 }

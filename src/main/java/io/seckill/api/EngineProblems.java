@@ -25,6 +25,7 @@ final class EngineProblems {
             case 404 -> "There is nothing at " + where;
             case 405 -> echo(method) + " is not allowed on " + where + (allow == null ? "" : "; allowed: " + allow);
             case 406 -> where + " answers application/json, which the Accept header does not allow";
+            case 408 -> "The request did not arrive within the deadline (seckill.api.body-deadline)";
             case 413 -> "The body is over the size limit (seckill.api.max-body-size)";
             case 415 -> (contentType == null ? "The request has no Content-Type"
                     : "Content-Type '" + echo(contentType) + "' is not supported")

@@ -8,11 +8,15 @@ import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.camel.CamelContext;
+import org.apache.camel.RoutesBuilder;
+import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.spi.RestConfiguration;
 import org.apache.camel.spring.boot.CamelContextConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.HttpCodeStatusMapper;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.server.ConfigurableServletWebServerFactory;
@@ -24,8 +28,8 @@ import org.springframework.core.Ordered;
  * The API on Camel's netty-http ({@code seckill.api.engine=netty-http}): the REST DSL's routes are served by Netty at
  * {@code server.port}, each request's route runs on Netty's worker pool and the order route completes when Redis
  * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
- * {@code seckill.api.management-port}. Netty's answers of its own become problem+json ({@link NettyRequestGate},
- * {@link NettyProblemAnswers}).
+ * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of its own become problem+json ({@link NettyRequestGate},
+ * {@link NettyProblemAnswers}); what one client may hold is bounded by {@link NettyConnectionLimits}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
@@ -45,13 +49,19 @@ class NettyEngine {
     }
 
     @Bean("nettyRequestGate")
-    NettyRequestGate.Factory nettyRequestGate(CamelContext camel, EngineProblemWriter problems) {
-        return new NettyRequestGate.Factory(camel, problems);
+    NettyRequestGate.Factory nettyRequestGate(CamelContext camel, EngineProblemWriter problems,
+            WarmUpRequests warmUp) {
+        return new NettyRequestGate.Factory(camel, problems, warmUp);
     }
 
     @Bean("nettyProblemAnswers")
     NettyProblemAnswers.Factory nettyProblemAnswers(EngineProblemWriter problems) {
         return new NettyProblemAnswers.Factory(problems);
+    }
+
+    @Bean("nettyConnectionLimits")
+    NettyConnectionLimits.Factory nettyConnectionLimits(ApiProperties api, EngineProblemWriter problems) {
+        return new NettyConnectionLimits.Factory(api, problems);
     }
 
     @Bean
@@ -67,7 +77,8 @@ class NettyEngine {
                     endpoint.putAll(rest.getEndpointProperties());
                 }
                 endpoint.put("decoders", "#nettyRequestGate");
-                endpoint.put("encoders", "#nettyProblemAnswers");
+                // Both just after the response encoder, where answers pass whole and requests come decoded.
+                endpoint.put("encoders", "#nettyProblemAnswers,#nettyConnectionLimits");
                 // Netty's aggregator answers 413 (made a problem by NettyProblemAnswers) past this, unread.
                 endpoint.put("chunkedMaxContentLength", Long.toString(api.maxBodySize().toBytes()));
                 endpoint.put("headerFilterStrategy", "#apiHeaderFilter");
@@ -78,6 +89,24 @@ class NettyEngine {
             public void afterApplicationStart(CamelContext camel) {
                 log.info("API listening on port {} (Netty, {}), the actuator and console on Tomcat",
                         listener.port(), listener.host());
+            }
+        };
+    }
+
+    /** GET /actuator/health/liveness and /readiness on the API's port too ({@link HealthProbes}). */
+    @Bean
+    RoutesBuilder nettyHealthProbes(HealthEndpoint health, HttpCodeStatusMapper statusCodes) {
+        HealthProbes probes = new HealthProbes(health, statusCodes);
+        return new RouteBuilder() {
+            @Override
+            public void configure() {
+                rest("/actuator/health").apiDocs(false)
+                        .get("/liveness").id("api-liveness-probe").to("direct:liveness-probe")
+                        .get("/readiness").id("api-readiness-probe").to("direct:readiness-probe");
+                from("direct:liveness-probe").routeId("liveness-probe")
+                        .process(exchange -> probes.answer(exchange, "liveness"));
+                from("direct:readiness-probe").routeId("readiness-probe")
+                        .process(exchange -> probes.answer(exchange, "readiness"));
             }
         };
     }

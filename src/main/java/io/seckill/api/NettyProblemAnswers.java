@@ -13,7 +13,8 @@ import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 /**
  * Turns an error the Netty engine answers by itself — 404 for a path no route has, 405 for a method a path does not
  * allow, 413 for a body over the limit, all without a body — into problem+json, as {@link ProblemReportValve} does
- * for Tomcat. The routes' own errors are problem+json already and pass untouched. It sits just before Netty's
+ * for Tomcat. The routes' own errors are problem+json already and pass untouched, and so does a probe's DOWN
+ * ({@link HealthProbes}: the actuator's own answer). It sits just before Netty's
  * response encoder (the pipeline's {@code encoders} entry), so it sees every answer whole.
  */
 @ChannelHandler.Sharable
@@ -43,7 +44,7 @@ final class NettyProblemAnswers extends ChannelOutboundHandlerAdapter {
 
     private static boolean isProblem(HttpResponse response) {
         String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        return type != null && type.startsWith(Problem.MEDIA_TYPE);
+        return type != null && (type.startsWith(Problem.MEDIA_TYPE) || type.startsWith(HealthProbes.CONTENT_TYPE));
     }
 
     /** The pipeline's {@code encoders} entry: one handler serves every channel. */

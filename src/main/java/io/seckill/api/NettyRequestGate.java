@@ -24,7 +24,7 @@ import org.springframework.http.MediaType;
  * before any servlet sees it (a request line or header it cannot read, an HTTP version or transfer coding it does not
  * speak, a path with a malformed or encoded-slash escape) and what Spring MVC refused for the servlet engine (a body
  * that is not JSON, an Accept that rules JSON out), and 503 while the routes are not running (the port is bound as
- * the first route starts). Each channel has its own gate: it remembers its request for {@link NettyProblemAnswers}
+ * the first route starts) or the service warms itself up ({@link WarmUpRequests}). Each channel has its own gate: it remembers its request for {@link NettyProblemAnswers}
  * and drops the rest of a refused one.
  */
 final class NettyRequestGate extends ChannelInboundHandlerAdapter {
@@ -38,12 +38,14 @@ final class NettyRequestGate extends ChannelInboundHandlerAdapter {
     private static final String RETRY_AFTER_SECONDS = "1";
 
     private final CamelContext camel;
+    private final WarmUpRequests warmUp;
     private final EngineProblemWriter problems;
     /** Set once this channel's request is refused: what is left of it is dropped. */
     private boolean refused;
 
-    NettyRequestGate(CamelContext camel, EngineProblemWriter problems) {
+    NettyRequestGate(CamelContext camel, EngineProblemWriter problems, WarmUpRequests warmUp) {
         this.camel = camel;
+        this.warmUp = warmUp;
         this.problems = problems;
     }
 
@@ -84,7 +86,8 @@ final class NettyRequestGate extends ChannelInboundHandlerAdapter {
         if (!validTarget(request.uri())) {
             return problems.answer(400, new RequestLine(line.method(), null, null), null);
         }
-        if (!camel.isStarted()) {
+        if (!camel.isStarted()
+                || line.path().startsWith("/api") && !warmUp.open(request.headers().get(WarmUpRequests.HEADER))) {
             FullHttpResponse answer = problems.answer(503, line,
                     "The service is starting or stopping; retry in " + RETRY_AFTER_SECONDS + " s");
             answer.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
@@ -174,15 +177,17 @@ final class NettyRequestGate extends ChannelInboundHandlerAdapter {
 
         private final CamelContext camel;
         private final EngineProblemWriter problems;
+        private final WarmUpRequests warmUp;
 
-        Factory(CamelContext camel, EngineProblemWriter problems) {
+        Factory(CamelContext camel, EngineProblemWriter problems, WarmUpRequests warmUp) {
             this.camel = camel;
             this.problems = problems;
+            this.warmUp = warmUp;
         }
 
         @Override
         public ChannelHandler newChannelHandler() {
-            return new NettyRequestGate(camel, problems);
+            return new NettyRequestGate(camel, problems, warmUp);
         }
     }
 }

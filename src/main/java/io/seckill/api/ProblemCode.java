@@ -3,14 +3,20 @@ package io.seckill.api;
 /** The machine-readable codes of the contract's problem+json answers, each with its HTTP status and title. */
 public enum ProblemCode {
     BAD_REQUEST(400, "Bad request"),
-    /** The operator's endpoints without (the right) login. */
+    /** The operator's endpoints and admin verbs without (the right) login. */
     UNAUTHORIZED(401, "Unauthorized"),
+    /** A payment without a valid X-Payment-Signature of the payment gateway. */
+    PAYMENT_SIGNATURE_INVALID(401, "Payment signature invalid"),
     FORBIDDEN(403, "Forbidden"),
+    /** An admin verb or a payment from another host while no operator password or signing secret is set. */
+    LOOPBACK_ONLY(403, "Loopback only"),
     VOUCHER_NOT_FOUND(404, "Voucher not found"),
     ORDER_NOT_FOUND(404, "Order not found"),
     NOT_FOUND(404, "Not found"),
     METHOD_NOT_ALLOWED(405, "Method not allowed"),
     NOT_ACCEPTABLE(406, "Not acceptable"),
+    /** A request (its headers and body) that did not arrive within seckill.api.body-deadline. */
+    REQUEST_TIMEOUT(408, "Request timeout"),
     NOT_STARTED(409, "Sale not started"),
     ENDED(409, "Sale ended"),
     SOLD_OUT(409, "Sold out"),
@@ -28,8 +34,8 @@ public enum ProblemCode {
 
     /** Codes that stand for an HTTP status as such, for errors raised by the web stack rather than by our beans. */
     private static final ProblemCode[] GENERIC = {
-        BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE,
-        RATE_LIMITED, INTERNAL_ERROR, UNAVAILABLE
+        BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, METHOD_NOT_ALLOWED, NOT_ACCEPTABLE, REQUEST_TIMEOUT,
+        PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, RATE_LIMITED, INTERNAL_ERROR, UNAVAILABLE
     };
 
     private final int status;

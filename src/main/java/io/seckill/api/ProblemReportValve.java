@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * Tomcat's last word on a failed request, as problem+json instead of an HTML page. The routes answer their own
  * problems; every other error ends here: an unknown path (404), a verb the path does not take (405), a content
  * type or Accept the API does not serve (415, 406) — Spring MVC decides those while matching the platform-http
- * mappings and calls {@code sendError} —, a body over the limit (413, {@link BodySizeLimit}), and requests Tomcat
+ * mappings and calls {@code sendError} —, a body over the limit or too slow (413, 408, {@link BodyReader}), and requests Tomcat
  * rejects before any servlet sees them (a malformed request line, URL or header: 400; an unknown HTTP version:
  * 505), and an exception that escaped a route, which platform-http answers 500 with an empty body. Details are
  * composed here from the request, never taken from an exception, so no answer carries a stack trace or a class

@@ -68,13 +68,23 @@ public class ProblemResponses {
      * refusal costs no exception handling (a quarter of a refusal's CPU in a profile of the sold-out path).
      */
     public void refuse(Exchange exchange, ApiException refusal) throws JsonProcessingException {
-        admissions.answered(AdmissionMetrics.ROUTE_ID, refusal.code());
+        refuse(exchange, refusal, true);
+    }
+
+    /** @param counted false for the self warm-up's own requests, which no metric counts */
+    public void refuse(Exchange exchange, ApiException refusal, boolean counted) throws JsonProcessingException {
+        if (counted) {
+            admissions.answered(AdmissionMetrics.ROUTE_ID, refusal.code());
+        }
         write(exchange, problem(exchange, refusal, exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class)));
     }
 
     private static Problem problem(Exchange exchange, ApiException api, String path) {
         if (api.retryAfterSeconds() != null) {
             exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
+        }
+        if (api.challenge() != null) {
+            exchange.getMessage().setHeader("WWW-Authenticate", api.challenge());
         }
         return Problem.of(api.code(), api.getMessage(), path);
     }

@@ -17,7 +17,8 @@ import org.springframework.stereotype.Component;
 public class ResponseHeaders implements HeaderFilterStrategy {
 
     // Compared regardless of case without a lower-cased copy of each name: this runs for each header of each answer.
-    private static final SortedSet<String> ANSWERED = answered("Content-Type", "Location", "Retry-After", "Allow");
+    private static final SortedSet<String> ANSWERED = answered("Content-Type", "Location", "Retry-After", "Allow",
+            "WWW-Authenticate");
 
     private final HeaderFilterStrategy requests = new HttpHeaderFilterStrategy();
 

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,13 @@ import redis.embedded.core.ExecutableProvider;
  * own. A start that fails is tried again with a doubling pause; when every attempt failed (the data directory is
  * gone, the append-only file is corrupt) {@link #failure()} says why and liveness goes DOWN, so an orchestrator
  * restarts the service and an operator reads the reason.
+ *
+ * <p>Locked down: it listens on 127.0.0.1 only, and its {@code default} user needs the password kept in the data
+ * directory ({@link EmbeddedRedisPassword}); the service's clients authenticate with it, other local processes get
+ * {@code NOAUTH}. Even with the password, the refused commands ({@code CONFIG}, {@code MODULE}, {@code DEBUG},
+ * {@code ACL}, {@code SHUTDOWN} by default) are answered {@code NOPERM}: they would let a client write files where
+ * it likes, load code into the server or grant itself back what was refused. The service needs none of them (it
+ * stops the server with a signal).
  */
 public final class EmbeddedRedis implements AutoCloseable {
 
@@ -45,12 +53,16 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final String READY = "eady to accept connections";
     private static final int DEFAULT_RESTART_ATTEMPTS = 5;
     private static final Duration FIRST_RESTART_PAUSE = Duration.ofMillis(500);
+    /** What {@link #start(int, Path)} refuses; the service's own list is {@code seckill.redis.refused-commands}. */
+    static final List<String> REFUSED_COMMANDS = List.of("config", "module", "debug", "acl", "shutdown");
 
     private final int port;
     private final Path dataDir;
     private final Path pidFile;
     private final String appendfsync;
     private final int restartAttempts;
+    private final String password;
+    private final List<String> refusedCommands;
     /** Restarts the server after it died; one thread, so restarts never overlap. */
     private final ScheduledExecutorService supervisor;
     private Process process;
@@ -59,12 +71,15 @@ public final class EmbeddedRedis implements AutoCloseable {
     private volatile int restarts;
     private volatile String failure;
 
-    private EmbeddedRedis(int port, Path dataDir, String appendfsync, int restartAttempts) {
+    private EmbeddedRedis(int port, Path dataDir, String appendfsync, int restartAttempts, String password,
+            List<String> refusedCommands) {
         this.port = port;
         this.dataDir = dataDir;
         this.pidFile = dataDir.resolve("redis.pid");
         this.appendfsync = appendfsync;
         this.restartAttempts = restartAttempts;
+        this.password = password;
+        this.refusedCommands = List.copyOf(refusedCommands);
         this.supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "embedded-redis-supervisor-" + port);
             thread.setDaemon(true);
@@ -72,24 +87,27 @@ public final class EmbeddedRedis implements AutoCloseable {
         });
     }
 
-    /** With {@code appendfsync everysec}. */
+    /** With {@code appendfsync everysec} and the default refused commands. */
     public static EmbeddedRedis start(int requestedPort, Path dataDir) {
-        return start(requestedPort, dataDir, "everysec", DEFAULT_RESTART_ATTEMPTS);
+        return start(requestedPort, dataDir, "everysec", DEFAULT_RESTART_ATTEMPTS, REFUSED_COMMANDS);
     }
 
     /**
      * @param appendfsync {@code always}, {@code everysec} or {@code no}
      * @param restartAttempts starts tried, each after a pause twice as long, once the server died unasked
+     * @param refusedCommands commands answered {@code NOPERM} even with the password
      */
-    public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync, int restartAttempts) {
+    public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync, int restartAttempts,
+            List<String> refusedCommands) {
         try {
             Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
             EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir,
-                    appendfsync, restartAttempts);
+                    appendfsync, restartAttempts, EmbeddedRedisPassword.readOrCreate(dir), refusedCommands);
             stopOrphan(redis.pidFile);
             redis.launch();
-            log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}", redis.port, dir);
+            log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}, password in {}", redis.port, dir,
+                    redis.passwordFile());
             return redis;
         } catch (IOException e) {
             throw new UncheckedIOException("Embedded Redis did not start in " + dataDir, e);
@@ -102,6 +120,15 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** What a client authenticates with ({@code AUTH <password>}, as the {@code default} user). */
+    public String password() {
+        return password;
+    }
+
+    public Path passwordFile() {
+        return dataDir.resolve(EmbeddedRedisPassword.FILE_NAME);
     }
 
     public synchronized boolean isRunning() {
@@ -146,14 +173,15 @@ public final class EmbeddedRedis implements AutoCloseable {
 
     private synchronized void launch() throws IOException {
         File binary = ExecutableProvider.newJarResourceProvider().get();
-        List<String> command = List.of(binary.getAbsolutePath(),
+        List<String> command = new ArrayList<>(List.of(binary.getAbsolutePath(),
                 "--port", Integer.toString(port),
                 "--bind", "127.0.0.1",
                 "--dir", dataDir.toString(),
                 "--pidfile", pidFile.toString(),
                 "--appendonly", "yes",
                 "--appendfsync", appendfsync,
-                "--save", "");
+                "--save", ""));
+        command.addAll(defaultUser());
         Process started = new ProcessBuilder(command).redirectErrorStream(true).start();
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
         AtomicReference<String> lastLine = new AtomicReference<>("");
@@ -175,6 +203,17 @@ public final class EmbeddedRedis implements AutoCloseable {
         process = started;
         // On the supervisor's thread: the lock taken there must not hold up a shared pool.
         started.onExit().thenAcceptAsync(this::exited, supervisor);
+    }
+
+    /**
+     * The {@code default} user's ACL rule: on, with the password (as its SHA-256, so the command line, which every
+     * local user can read, does not carry it), every key and channel, every command but the refused ones.
+     */
+    private List<String> defaultUser() {
+        List<String> user = new ArrayList<>(List.of("--user", "default", "on",
+                EmbeddedRedisPassword.aclHash(password), "~*", "&*", "+@all"));
+        refusedCommands.forEach(refused -> user.add("-" + refused));
+        return user;
     }
 
     /** A server that exits unasked is started again (after a pause when the previous start failed too). */

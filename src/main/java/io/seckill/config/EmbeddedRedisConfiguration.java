@@ -6,8 +6,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Starts the embedded Redis unless {@code seckill.redis.embedded=false}, and points Spring Data Redis at it
- * through {@link RedisConnectionDetails}, which takes precedence over {@code spring.data.redis.*}.
+ * Starts the embedded Redis unless {@code seckill.redis.embedded=false}, and points Spring Data Redis at it, with its
+ * password, through {@link RedisConnectionDetails}, which takes precedence over {@code spring.data.redis.*}: every
+ * connection the service opens comes from the client Boot builds from it (the template's, the stream readers', the
+ * listener containers', the scripts' own one), so all of them authenticate.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.redis.embedded", havingValue = "true", matchIfMissing = true)
@@ -16,7 +18,7 @@ class EmbeddedRedisConfiguration {
     @Bean(destroyMethod = "close")
     EmbeddedRedis embeddedRedis(EmbeddedRedisProperties properties) {
         return EmbeddedRedis.start(properties.port(), properties.dataDir(), properties.appendfsync().redisValue(),
-                properties.restartAttempts());
+                properties.restartAttempts(), properties.refusedCommands());
     }
 
     @Bean
@@ -25,6 +27,11 @@ class EmbeddedRedisConfiguration {
             @Override
             public Standalone getStandalone() {
                 return Standalone.of("127.0.0.1", redis.port());
+            }
+
+            @Override
+            public String getPassword() {
+                return redis.password();
             }
         };
     }

@@ -3,7 +3,9 @@ package io.seckill.config;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
@@ -14,15 +16,19 @@ import org.springframework.validation.annotation.Validated;
  * @param embedded start it ({@code false}: use {@code spring.data.redis.*})
  * @param port its port; 0 picks a free one
  * @param dataDir where it keeps its append-only file, so accepted orders survive a restart
- * @param appendfsync when it forces its append-only file to disk: what a 202 survives (README, "What a 202
- *     survives")
+ * @param appendfsync when it forces its append-only file to disk: what a 202 survives (docs/production.md,
+ *     "What a 202 survives")
  * @param restartAttempts how often a redis-server that died is started again (pauses 0.5 s, 1 s, 2 s, …) before
  *     liveness goes DOWN
+ * @param refusedCommands commands the embedded Redis answers {@code NOPERM} even to a client with its password
+ *     (docs/security.md, "The Redis")
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
 public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir,
-        @NotNull Appendfsync appendfsync, @Min(1) int restartAttempts) {
+        @NotNull Appendfsync appendfsync, @Min(1) int restartAttempts,
+        @NotNull List<@Pattern(regexp = "[a-z]+", message = "a Redis command name in lower case") String>
+                refusedCommands) {
 
     /** Redis's {@code appendfsync} policies. */
     public enum Appendfsync {

@@ -2,9 +2,11 @@ package io.seckill.deadletter;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.seckill.order.OrderRejectedException;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamEntry;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +37,7 @@ public class DeadLetters {
     private static final Pattern ID = Pattern.compile("s(\\d{1,9}):(\\d+-\\d+)");
     /** A reason that is a name (OVERSOLD, DUPLICATE_BUYER, …) is a metric tag as it is; free text counts as OTHER. */
     private static final Pattern REASON_NAME = Pattern.compile("[A-Z][A-Z_]{0,39}");
+    private static final String OTHER = "OTHER";
 
     private final MoveToDeadLettersScript moveToDeadLetters;
     private final ReplayDeadLetterScript replayDeadLetter;
@@ -49,6 +52,10 @@ public class DeadLetters {
         this.redis = redis;
         this.keys = keys;
         this.meters = meters;
+        // Exported at 0 from the start: increase() and rate() see no increase in a series that is born at 1, so
+        // the first OVERSOLD of an instance would page no one (ops/prometheus/seckill-alerts.yaml).
+        Arrays.stream(OrderRejectedException.Reason.values()).map(Enum::name).forEach(this::addedCounter);
+        addedCounter(OTHER);
     }
 
     /**
@@ -69,8 +76,7 @@ public class DeadLetters {
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {
             // seckill.dead.letters.added{reason=OVERSOLD|DUPLICATE_BUYER|…|OTHER}
-            Counter.builder("seckill.dead.letters.added").description("Orders moved to the dead letters, by reason")
-                    .tag("reason", REASON_NAME.matcher(why).matches() ? why : "OTHER").register(meters).increment();
+            addedCounter(REASON_NAME.matcher(why).matches() ? why : OTHER).increment();
             log.warn("Dead letter {}: orderId={} entry {} of {}: {}",
                     id(keys.deadLettersOf(entry.stream()), deadId.get()), entry.fields().get("orderId"),
                     entry.id(), entry.stream(), why);
@@ -79,6 +85,11 @@ public class DeadLetters {
                     entry.id(), entry.stream(), entry.fields().get("orderId"));
         }
         return deadId.isPresent();
+    }
+
+    private Counter addedCounter(String reason) {
+        return Counter.builder("seckill.dead.letters.added").description("Orders moved to the dead letters, by reason")
+                .tag("reason", reason).register(meters);
     }
 
     public long count() {

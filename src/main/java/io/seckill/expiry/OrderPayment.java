@@ -54,9 +54,9 @@ public class OrderPayment {
     /** @param recorded whether this request paid the order (false: it was paid already) */
     public record Outcome(OrderView order, boolean recorded) {}
 
-    public Outcome pay(String orderIdText, String userIdText) {
+    /** @param userId the buyer paying ({@link io.seckill.api.BuyerIdentity}) */
+    public Outcome pay(String orderIdText, long userId) {
         long orderId = requestIds.positive(orderIdText, "orderId");
-        long userId = requestIds.positive(userIdText, "X-User-Id");
         try {
             return pay(orderId, userId);
         } catch (TransientDataAccessException | DataAccessResourceFailureException outage) {

@@ -2,6 +2,7 @@ package io.seckill.expiry;
 
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
+import io.seckill.order.SaleViewProperties;
 import io.seckill.stream.RedisKeys;
 import java.util.List;
 import org.springframework.stereotype.Component;
@@ -13,17 +14,31 @@ public class ReturnUnitScript {
     private final LuaScript<Long> script;
     private final RedisKeys keys;
 
-    public ReturnUnitScript(LuaScripts scripts, RedisKeys keys) {
+    private final String saleViewChannel;
+
+    public ReturnUnitScript(LuaScripts scripts, RedisKeys keys, SaleViewProperties saleView) {
         this.script = scripts.load("returnUnit-3.lua", Long.class);
         this.keys = keys;
+        this.saleViewChannel = saleView.channel();
     }
 
-    /** @return true when this call returned the unit, false when it had been returned already */
-    public boolean returnUnit(long voucherId, String member, long userId) {
-        Long returned = script.run(
+    /** What the script did, in the order of its return codes. */
+    public enum Outcome {
+        /** Returned already (no token): nothing changed. */
+        ALREADY_RETURNED,
+        RETURNED,
+        /** The voucher is being rebuilt: the token stays, to be returned once the rebuild is done. */
+        VOUCHER_REBUILDING
+    }
+
+    public Outcome returnUnit(long voucherId, String member, long userId) {
+        Long code = script.run(
                 List.of(keys.cancellingOrdersOf(keys.ordersOf(voucherId)), keys.voucher(voucherId),
                         keys.buyers(voucherId)),
-                member, Long.toString(userId));
-        return returned != null && returned == 1;
+                member, Long.toString(userId), Long.toString(voucherId), saleViewChannel);
+        if (code == null || code < 0 || code >= Outcome.values().length) {
+            throw new IllegalStateException("returnUnit-3.lua answered " + code);
+        }
+        return Outcome.values()[code.intValue()];
     }
 }

@@ -1,87 +1,78 @@
 package io.seckill.expiry;
 
-import io.seckill.config.SqlStatements;
+import io.seckill.lua.LuaScript;
+import io.seckill.lua.LuaScripts;
 import io.seckill.stream.RedisKeys;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.springframework.data.domain.Range;
-import org.springframework.data.redis.connection.Limit;
-import org.springframework.data.redis.connection.stream.MapRecord;
-import org.springframework.data.redis.core.DefaultTypedTuple;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.ZSetOperations.TypedTuple;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Schedules a voucher's unpaid orders again when its Redis state is rebuilt (a lost or wiped Redis took the due
- * orders with it): the {@code CREATED} rows with a window, and the orders still in the stream or among the dead
- * letters (they expire once written). ZADD NX, so an order scheduled already keeps its place.
+ * The unpaid-order schedule as a voucher's rebuild sees it: which cancelled orders still hold their unit (their
+ * token is among the due or the cancelling orders: {@code lua/findUnreturnedUnits-2.lua}), and scheduling the
+ * unpaid ones again, under the rebuild's mark ({@code lua/scheduleUnpaidOrders-3.lua}).
  */
 @Component
 public class UnpaidOrderSchedule {
 
+    /** Members per script call: Lua's stack holds some thousands of arguments. */
     private static final int CHUNK = 1000;
 
-    private final JdbcClient jdbc;
-    private final StringRedisTemplate redis;
     private final RedisKeys keys;
-    private final UnpaidOrders unpaid;
-    private final String selectUnpaidOrders;
+    @SuppressWarnings("rawtypes")
+    private final LuaScript<List> findUnreturned;
+    private final LuaScript<Long> schedule;
 
-    public UnpaidOrderSchedule(JdbcClient jdbc, StringRedisTemplate redis, RedisKeys keys, UnpaidOrders unpaid,
-            SqlStatements sql) {
-        this.jdbc = jdbc;
-        this.redis = redis;
+    public UnpaidOrderSchedule(LuaScripts scripts, RedisKeys keys) {
         this.keys = keys;
-        this.unpaid = unpaid;
-        this.selectUnpaidOrders = sql.get("select-unpaid-orders");
+        this.findUnreturned = scripts.load("findUnreturnedUnits-2.lua", List.class);
+        this.schedule = scripts.load("scheduleUnpaidOrders-3.lua", Long.class);
     }
 
-    public void reschedule(long voucherId) {
-        Set<TypedTuple<String>> chunk = new HashSet<>();
-        jdbc.sql(selectUnpaidOrders).param("voucherId", voucherId).query(rs -> {
-            add(chunk, voucherId, rs.getLong("order_id"), rs.getLong("user_id"),
-                    rs.getObject("pay_before", java.time.OffsetDateTime.class).toInstant().toEpochMilli());
-        });
+    /** The members (of cancelled orders of this voucher) whose unit has not gone back on sale yet. */
+    public Set<String> unreturned(long voucherId, Collection<String> members) {
         String stream = keys.ordersOf(voucherId);
-        for (String key : List.of(stream, keys.deadLettersOf(stream))) {
-            Range<String> range = Range.unbounded();
-            while (true) {
-                // XRANGE key start + COUNT 1000
-                List<MapRecord<String, Object, Object>> page = redis.opsForStream().range(key, range,
-                        Limit.limit().count(CHUNK));
-                if (page == null || page.isEmpty()) {
-                    break;
-                }
-                for (MapRecord<String, Object, Object> record : page) {
-                    addEntry(chunk, voucherId, record.getValue());
-                }
-                range = Range.rightUnbounded(Range.Bound.exclusive(page.get(page.size() - 1).getId().getValue()));
+        List<String> keyList = List.of(keys.dueOrdersOf(stream), keys.cancellingOrdersOf(stream));
+        Set<String> found = new HashSet<>();
+        List<String> all = new ArrayList<>(members);
+        for (int from = 0; from < all.size(); from += CHUNK) {
+            List<?> chunk = findUnreturned.run(keyList,
+                    all.subList(from, Math.min(from + CHUNK, all.size())).toArray());
+            if (chunk != null) {
+                chunk.forEach(member -> found.add((String) member));
             }
         }
-        unpaid.schedule(voucherId, chunk);
+        return found;
     }
 
-    private void addEntry(Set<TypedTuple<String>> chunk, long voucherId, Map<Object, Object> fields) {
-        try {
-            if (Long.parseLong(String.valueOf(fields.get("voucherId"))) == voucherId && fields.get("payBefore") != null) {
-                add(chunk, voucherId, Long.parseLong(String.valueOf(fields.get("orderId"))),
-                        Long.parseLong(String.valueOf(fields.get("userId"))),
-                        Long.parseLong(String.valueOf(fields.get("payBefore"))));
+    /**
+     * Schedules these unpaid orders (member → payBefore in epoch ms) while the voucher carries the rebuild's mark.
+     *
+     * @return false when another rebuild has marked the voucher since: its own figures stand
+     */
+    public boolean schedule(long voucherId, String rebuildToken, Map<String, Long> payBeforeByMember) {
+        String stream = keys.ordersOf(voucherId);
+        List<String> keyList = List.of(keys.voucher(voucherId), keys.dueOrdersOf(stream),
+                keys.cancellingOrdersOf(stream));
+        List<Map.Entry<String, Long>> orders = new ArrayList<>(payBeforeByMember.entrySet());
+        int from = 0;
+        do {
+            List<Object> args = new ArrayList<>();
+            args.add(rebuildToken);
+            for (Map.Entry<String, Long> order : orders.subList(from, Math.min(from + CHUNK, orders.size()))) {
+                args.add(Long.toString(order.getValue()));
+                args.add(order.getKey());
             }
-        } catch (NumberFormatException malformed) {
-            // No order of this voucher: the writer dead-letters it as malformed.
-        }
-    }
-
-    private void add(Set<TypedTuple<String>> chunk, long voucherId, long orderId, long userId, long payBefore) {
-        chunk.add(new DefaultTypedTuple<>(RedisKeys.unpaidOrder(orderId, userId), (double) payBefore));
-        if (chunk.size() == CHUNK) {
-            unpaid.schedule(voucherId, chunk);
-            chunk.clear();
-        }
+            Long scheduled = schedule.run(keyList, args.toArray());
+            if (scheduled == null || scheduled != 1) {
+                return false;
+            }
+            from += CHUNK;
+        } while (from < orders.size());
+        return true;
     }
 }

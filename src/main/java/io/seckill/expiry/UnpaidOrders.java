@@ -44,13 +44,6 @@ public class UnpaidOrders {
         redis.opsForZSet().remove(keys.dueOrdersOf(keys.ordersOf(voucherId)), RedisKeys.unpaidOrder(orderId, userId));
     }
 
-    /** ZADD NX: schedules orders of one voucher again (a rebuild); one already scheduled keeps its score. */
-    public void schedule(long voucherId, Set<TypedTuple<String>> membersWithPayBefore) {
-        if (!membersWithPayBefore.isEmpty()) {
-            redis.opsForZSet().addIfAbsent(keys.dueOrdersOf(keys.ordersOf(voucherId)), membersWithPayBefore);
-        }
-    }
-
     /**
      * How long the most overdue unpaid order has waited past its window (or, once taken, past its lease) without
      * being settled; zero when none is.

@@ -1,5 +1,7 @@
 package io.seckill.operator;
 
+import io.seckill.api.ProblemReportValve;
+import io.seckill.ratelimit.ClientAddresses;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,8 +17,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.DelegatingFilterProxyRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
@@ -24,16 +28,21 @@ import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandlerImpl;
 import org.springframework.security.web.authentication.HttpStatusEntryPoint;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.authentication.UsernamePasswordAuthenticationFilter;
 import org.springframework.security.web.authentication.www.BasicAuthenticationEntryPoint;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
-import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
+import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
 import org.springframework.security.web.csrf.XorCsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.savedrequest.NullRequestCache;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.AndRequestMatcher;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
+import org.springframework.security.web.util.matcher.NegatedRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestHeaderRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
@@ -43,14 +52,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * The operator's login on every management URL: the console ({@code /actuator/hawtio}), Jolokia and the actuator,
  * except liveness and readiness, which orchestrators call without credentials. A browser logs in with a form
- * ({@code /login}, a session); scripts and Prometheus send HTTP Basic. The REST API ({@code /api/**},
- * {@code /api-doc}) is outside this filter chain altogether: no authentication, no CSRF, no extra headers.
+ * ({@code /login}, a session); scripts and Prometheus send HTTP Basic. A request that is not logged in gets neither
+ * a session nor a cookie, and a request from another origin is refused ({@link SameOriginOnly}). The REST API
+ * ({@code /api/**}, {@code /api-doc}) is outside this filter chain altogether: no CSRF, no extra headers; its admin
+ * verbs check the same login themselves ({@link AdminAccess}), as Netty serves them without Spring Security. Both
+ * refuse an address with too many failed logins before checking its password ({@link LoginThrottle}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(OperatorProperties.class)
 public class OperatorSecurityConfiguration {
 
     static final String ROLE = "OPERATOR";
+    /** The realm of every Basic challenge: the management URLs' and the admin verbs' ({@link AdminAccess}). */
+    static final String REALM = "seckill operator";
     /** Servlet URL patterns; "/actuator/*" also maps "/actuator" itself. */
     private static final List<String> MANAGEMENT_URL_PATTERNS = List.of("/actuator/*", "/login", "/logout");
     private static final Logger log = LoggerFactory.getLogger(OperatorSecurityConfiguration.class);
@@ -60,7 +74,8 @@ public class OperatorSecurityConfiguration {
     UserDetailsService operatorUsers(OperatorProperties operator) {
         if (!operator.canLogIn()) {
             log.warn("No operator password (seckill.operator.password): the console (/actuator/hawtio) and Jolokia "
-                    + "are off, and nobody can log in to health details or /actuator/prometheus");
+                    + "are off, nobody can log in to health details or /actuator/prometheus, and admin verbs "
+                    + "(POST /api/vouchers) are accepted from this host only");
             return new InMemoryUserDetailsManager();
         }
         PasswordEncoder encoder = PasswordEncoderFactories.createDelegatingPasswordEncoder();
@@ -91,15 +106,32 @@ public class OperatorSecurityConfiguration {
     }
 
     @Bean
-    SecurityFilterChain managementSecurity(HttpSecurity http, OperatorProperties operator) throws Exception {
+    OperatorSessions operatorSessions(OperatorProperties operator) {
+        return new OperatorSessions(operator.maxSessions());
+    }
+
+    /** Shared by the management URLs' logins ({@link LoginThrottleFilter}) and the admin verbs ({@link AdminAccess}). */
+    @Bean
+    LoginThrottle loginThrottle(OperatorProperties operator) {
+        return new LoginThrottle(operator.loginThrottle());
+    }
+
+    @Bean
+    SecurityFilterChain managementSecurity(HttpSecurity http, OperatorProperties operator,
+            OperatorSessions sessions, LoginThrottle loginThrottle, ClientAddresses clientAddresses) throws Exception {
         // Keep in step with MANAGEMENT_URL_PATTERNS.
         PathPatternRequestMatcher.Builder path = PathPatternRequestMatcher.withDefaults();
         RequestMatcher basic = request -> {
             String authorization = request.getHeader("Authorization");
             return authorization != null && authorization.regionMatches(true, 0, "Basic ", 0, 6);
         };
+        RequestMatcher jolokia = new OrRequestMatcher(path.matcher("/actuator/jolokia"),
+                path.matcher("/actuator/jolokia/**"));
+        RequestMatcher jolokiaPost = new OrRequestMatcher(path.matcher(HttpMethod.POST, "/actuator/jolokia"),
+                path.matcher(HttpMethod.POST, "/actuator/jolokia/**"));
         MediaTypeRequestMatcher browserPage = new MediaTypeRequestMatcher(MediaType.TEXT_HTML);
         browserPage.setIgnoredMediaTypes(Set.of(MediaType.ALL));
+        LoggedInCsrfCookies csrfTokens = new LoggedInCsrfCookies();
         http.securityMatcher(new OrRequestMatcher(path.matcher("/actuator"), path.matcher("/actuator/**"),
                         path.matcher("/login"), path.matcher("/logout")))
                 .authorizeHttpRequests(requests -> {
@@ -107,35 +139,60 @@ public class OperatorSecurityConfiguration {
                             path.matcher("/actuator/health/readiness")).permitAll();
                     if (!operator.canLogIn()) {
                         // Switched off (OperatorConsoleSwitch): say 404, as for any URL that is not there.
-                        requests.requestMatchers(path.matcher("/actuator/hawtio/**"),
-                                path.matcher("/actuator/jolokia/**")).permitAll();
+                        requests.requestMatchers(path.matcher("/actuator/hawtio/**"), jolokia).permitAll();
                     }
+                    // Jolokia over GET would run an operation from a URL (a link, an <img>): POST only, as Hawtio
+                    // calls it. The restrictor says the same inside Jolokia, which would answer HTTP 200 regardless.
+                    requests.requestMatchers(jolokiaPost).hasRole(ROLE);
+                    requests.requestMatchers(jolokia).denyAll();
                     requests.anyRequest().hasRole(ROLE);
                 })
-                .formLogin(form -> form.defaultSuccessUrl("/actuator/hawtio/", false))
-                .httpBasic(httpBasic -> httpBasic.realmName("seckill operator"))
+                .formLogin(form -> form.defaultSuccessUrl("/actuator/hawtio/", false)
+                        .withObjectPostProcessor(sessions.formLogin(csrfTokens)))
+                .httpBasic(httpBasic -> httpBasic.realmName(REALM))
                 .logout(logout -> logout.logoutSuccessUrl("/login?logout"))
+                // A refused request is not kept for after a login (that was a session per anonymous request): the
+                // login lands on the console.
+                .requestCache(cache -> cache.requestCache(new NullRequestCache()))
                 // A page asked for in a browser goes to the login form; Hawtio's own calls (XMLHttpRequest) get a
                 // bare 401 (no browser pop-up); everything else, scripts and Prometheus, a Basic challenge.
                 .exceptionHandling(errors -> errors
                         .defaultAuthenticationEntryPointFor(new LoginUrlAuthenticationEntryPoint("/login"), browserPage)
                         .defaultAuthenticationEntryPointFor(new HttpStatusEntryPoint(HttpStatus.UNAUTHORIZED),
                                 new RequestHeaderRequestMatcher("X-Requested-With", "XMLHttpRequest"))
-                        .defaultAuthenticationEntryPointFor(basicEntryPoint(), request -> true))
+                        .defaultAuthenticationEntryPointFor(basicEntryPoint(), request -> true)
+                        .defaultAccessDeniedHandlerFor(OperatorSecurityConfiguration::postOnly,
+                                new AndRequestMatcher(jolokia, new NegatedRequestMatcher(jolokiaPost)))
+                        .defaultAccessDeniedHandlerFor(new AccessDeniedHandlerImpl(), request -> true))
                 // A request with Basic credentials proves itself on its own (no session cookie a foreign page could
                 // ride on), so needs no CSRF token; the console's session does: Hawtio sends the token from the
-                // XSRF-TOKEN cookie in X-XSRF-TOKEN.
+                // XSRF-TOKEN cookie in X-XSRF-TOKEN. The login form has none to check (LoggedInCsrfCookies).
                 .csrf(csrf -> csrf
-                        .csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                        .csrfTokenRepository(csrfTokens)
                         .csrfTokenRequestHandler(new SinglePageAppCsrfTokens())
-                        .ignoringRequestMatchers(basic))
+                        .ignoringRequestMatchers(basic, path.matcher(HttpMethod.POST, "/login")))
+                .addFilterBefore(new SameOriginOnly(), CsrfFilter.class)
+                // Before both password checks: a throttled address costs no bcrypt.
+                .addFilterBefore(new LoginThrottleFilter(loginThrottle, clientAddresses),
+                        UsernamePasswordAuthenticationFilter.class)
                 .addFilterAfter(new CsrfCookieFilter(), BasicAuthenticationFilter.class);
         return http.build();
     }
 
+    /**
+     * 403, not 405: Hawtio finds Jolokia by a GET of its URL and takes a 401 or 403 (but not a 405) for "an agent is
+     * there". Answered as problem+json by {@link ProblemReportValve}.
+     */
+    private static void postOnly(HttpServletRequest request, HttpServletResponse response, AccessDeniedException denied)
+            throws IOException {
+        response.setHeader("Allow", "POST");
+        request.setAttribute(ProblemReportValve.DETAIL_ATTRIBUTE, "Jolokia takes POST only");
+        response.sendError(HttpServletResponse.SC_FORBIDDEN);
+    }
+
     private static BasicAuthenticationEntryPoint basicEntryPoint() {
         BasicAuthenticationEntryPoint entryPoint = new BasicAuthenticationEntryPoint();
-        entryPoint.setRealmName("seckill operator");
+        entryPoint.setRealmName(REALM);
         entryPoint.afterPropertiesSet();
         return entryPoint;
     }

@@ -22,6 +22,7 @@ public class AdmitOrderScript {
     @SuppressWarnings("rawtypes")
     private final LuaScript<List> script;
     private final RedisKeys keys;
+    private final RedisKeys warmUpKeys;
     private final RateLimits rateLimits;
     private final String paymentTimeoutMillis;
 
@@ -30,27 +31,43 @@ public class AdmitOrderScript {
         this.redis = redis;
         this.script = scripts.load("admitOrder-6.lua", List.class);
         this.keys = keys;
+        this.warmUpKeys = keys.warmUp();
         this.rateLimits = rateLimits;
         this.paymentTimeoutMillis = Long.toString(orders.paymentTimeout().toMillis());
     }
 
-    /** What the script answered: the outcome and, for a rate-limit refusal, the microseconds until a token. */
-    public record Answer(AdmissionOutcome outcome, long waitMicros) {
+    /**
+     * What the script answered: the outcome; for a rate-limit refusal the microseconds until a token; for
+     * NOT_STARTED the sale's start and the Redis server's time when it ran (epoch ms).
+     */
+    public record Answer(AdmissionOutcome outcome, long waitMicros, long beginAt, long redisNow) {
+
+        static Answer of(List<?> reply) {
+            AdmissionOutcome outcome = AdmissionOutcome.ofScriptCode(reply.isEmpty() ? null : reply.get(0));
+            if (outcome == AdmissionOutcome.NOT_STARTED && reply.size() >= 4) {
+                return new Answer(outcome, 0, (Long) reply.get(1), (Long) reply.get(3));
+            }
+            return new Answer(outcome, reply.size() > 1 ? (Long) reply.get(1) : 0, 0, 0);
+        }
     }
 
-    /** Completes on the Redis client's I/O thread: what follows must not block. */
-    public CompletableFuture<Answer> admit(long voucherId, long userId, long orderId, String clientAddress) {
-        String orders = keys.ordersOf(voucherId);
+    /**
+     * Completes on the Redis client's I/O thread: what follows must not block.
+     *
+     * @param warmUp on the warm-up's keys ({@link RedisKeys#warmUp}) rather than the contract's
+     */
+    public CompletableFuture<Answer> admit(long voucherId, long userId, long orderId, String clientAddress,
+            boolean warmUp) {
+        RedisKeys layout = warmUp ? warmUpKeys : keys;
+        String orders = layout.ordersOf(voucherId);
         List<String> scriptKeys = new ArrayList<>(6);
-        Collections.addAll(scriptKeys, keys.voucher(voucherId), keys.buyers(voucherId), orders,
-                keys.dueOrdersOf(orders));
-        scriptKeys.addAll(rateLimits.bucketKeys(voucherId, userId, clientAddress));
+        Collections.addAll(scriptKeys, layout.voucher(voucherId), layout.buyers(voucherId), orders,
+                layout.dueOrdersOf(orders));
+        scriptKeys.addAll(RateLimits.bucketKeys(layout, voucherId, userId, clientAddress));
         List<String> args = new ArrayList<>(9);
         Collections.addAll(args, Long.toString(orderId), Long.toString(voucherId), Long.toString(userId),
                 paymentTimeoutMillis);
         args.addAll(rateLimits.scriptArguments());
-        return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(reply -> new Answer(
-                AdmissionOutcome.ofScriptCode(reply.isEmpty() ? null : reply.get(0)),
-                reply.size() > 1 ? (Long) reply.get(1) : 0));
+        return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(Answer::of);
     }
 }

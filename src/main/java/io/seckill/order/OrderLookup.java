@@ -11,7 +11,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * Finds a written order; one still in the stream is not found yet. During a database outage it answers 503
+ * Finds a written order for its own buyer; one still in the stream is not found yet, and neither is another buyer's
+ * (order ids are roughly sequential: a stranger must not learn from the answer that an id exists, nor whose it is
+ * and for which voucher). During a database outage it answers 503
  * DATABASE_UNAVAILABLE: at once while connections are being refused, so request threads, shared with the intake,
  * do not each wait for the pool's connection timeout.
  */
@@ -33,14 +35,16 @@ public class OrderLookup {
         this.findOrder = sql.get("find-order");
     }
 
-    public OrderView find(String orderIdText) {
+    /** @param userId the buyer asking ({@link io.seckill.api.BuyerIdentity}) */
+    public OrderView find(String orderIdText, long userId) {
         long orderId = requestIds.positive(orderIdText, "orderId");
         if (outages.connectionsFailing(FAIL_FAST)) {
             throw unavailable(orderId);
         }
         try {
-            return byId(orderId).orElseThrow(() -> new ApiException(ProblemCode.ORDER_NOT_FOUND,
-                    "Order " + orderId + " is not in the database (yet)"));
+            // Another buyer's order is answered word for word as a missing one.
+            return byId(orderId).filter(order -> order.userId() == userId).orElseThrow(() -> new ApiException(
+                    ProblemCode.ORDER_NOT_FOUND, "Order " + orderId + " is not in the database (yet)"));
         } catch (RuntimeException e) {
             if (outages.recognise(e)) {
                 throw unavailable(orderId);

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import io.seckill.api.ApiException;
+import io.seckill.api.BuyerIdentity;
 import io.seckill.api.ProblemResponses;
 import io.seckill.api.RequestIds;
+import io.seckill.api.WarmUpRequests;
 import io.seckill.ratelimit.ClientAddresses;
 import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
@@ -28,15 +30,21 @@ import org.springframework.stereotype.Component;
 @Component("orderPlacement")
 public class OrderPlacement {
 
+    private static final String WARM_UP_ADDRESS = "warm-up-";
+
     private final RequestIds requestIds;
+    private final BuyerIdentity buyers;
     private final ClientAddresses clientAddresses;
     private final OrderAdmission admission;
     private final ProblemResponses problems;
     private final ObjectWriter accepted;
+    private final WarmUpRequests warmUps;
 
     public OrderPlacement(RequestIds requestIds, ClientAddresses clientAddresses, OrderAdmission admission,
-            ProblemResponses problems, ObjectMapper json) {
+            ProblemResponses problems, ObjectMapper json, BuyerIdentity buyers, WarmUpRequests warmUps) {
         this.requestIds = requestIds;
+        this.warmUps = warmUps;
+        this.buyers = buyers;
         this.clientAddresses = clientAddresses;
         this.admission = admission;
         this.problems = problems;
@@ -49,14 +57,20 @@ public class OrderPlacement {
      */
     public CompletionStage<Void> place(Exchange exchange) {
         CompletionStage<OrderAccepted> admitted;
+        boolean warmUp = false;
         try {
             Message in = exchange.getIn();
             long voucherId = requestIds.positive(in.getHeader("id", String.class), "voucher id");
-            long userId = requestIds.positive(in.getHeader("X-User-Id", String.class), "X-User-Id");
-            admitted = admission.admit(voucherId, userId, clientAddresses.of(exchange));
+            long userId = buyers.of(exchange);
+            warmUp = warmUps.isWarmUp(exchange, voucherId);
+            // The warm-up's requests all come from the loopback: each of its buyers has an address bucket of its own
+            // in the warm-up's keys, so the per-address limit lets the warm-up reach the rate a crowd would.
+            String address = warmUp ? WARM_UP_ADDRESS + (userId & 0xff) : clientAddresses.of(exchange);
+            admitted = admission.admit(voucherId, userId, address, warmUp);
         } catch (ApiException refusal) {
             admitted = CompletableFuture.failedFuture(refusal);
         }
+        boolean counted = !warmUp;
         return admitted.handle((order, failure) -> {
             if (failure == null) {
                 Message answer = exchange.getMessage();
@@ -69,14 +83,14 @@ public class OrderPlacement {
             if (refusal == null) {
                 throw failure instanceof CompletionException wrapped ? wrapped : new CompletionException(failure);
             }
-            refuse(exchange, refusal);
+            refuse(exchange, refusal, counted);
             return null;
         });
     }
 
-    private void refuse(Exchange exchange, ApiException refusal) {
+    private void refuse(Exchange exchange, ApiException refusal, boolean counted) {
         try {
-            problems.refuse(exchange, refusal);
+            problems.refuse(exchange, refusal, counted);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

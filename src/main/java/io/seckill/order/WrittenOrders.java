@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -35,12 +36,22 @@ public class WrittenOrders {
         }
     }
 
-    /** The ones among these order ids that are in the database. */
-    public Set<Long> among(Collection<Long> orderIds) {
-        if (orderIds.isEmpty()) {
+    /** An order as a stream entry names it. */
+    public record Order(long orderId, long voucherId, long userId) {}
+
+    /**
+     * The orderIds of those among these orders that the database holds as they are: the same orderId for the same
+     * voucher and buyer. An orderId written for another voucher or buyer is another order, not this one written.
+     */
+    public Set<Long> among(Collection<Order> orders) {
+        if (orders.isEmpty()) {
             return Set.of();
         }
+        Set<Order> asked = new HashSet<>(orders);
+        List<Long> orderIds = orders.stream().map(Order::orderId).toList();
         return new HashSet<>(jdbc.sql(findWrittenOrders).param("orderIds", orderIds)
-                .query((rs, row) -> rs.getLong(1)).list());
+                .query((rs, row) -> new Order(rs.getLong("order_id"), rs.getLong("voucher_id"),
+                        rs.getLong("user_id")))
+                .list().stream().filter(asked::contains).map(Order::orderId).toList());
     }
 }

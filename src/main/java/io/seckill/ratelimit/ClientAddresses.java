@@ -1,25 +1,20 @@
 package io.seckill.ratelimit;
 
+import io.seckill.api.HttpRequests;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import org.apache.camel.Exchange;
-import org.apache.camel.Message;
-import org.apache.camel.component.netty.NettyConstants;
-import org.apache.camel.component.platform.http.springboot.PlatformHttpMessage;
 import org.springframework.stereotype.Component;
 
 /**
- * The address a request comes from, for the per-address rate limit: the socket's peer, unless that peer is one of
+ * The address a request comes from, for the per-address rate limits and the login throttle: the socket's peer, unless that peer is one of
  * {@code seckill.rate-limit.trusted-proxies}; then the right-most address of {@code X-Forwarded-For} that is not a
  * trusted proxy (each proxy appends the peer it saw, so everything left of that is the client's own say).
- *
- * <p>platform-http on Spring MVC hands the route a {@link PlatformHttpMessage}, which holds the servlet request;
- * the peer address is nowhere in the headers.
+ * Both are read from the request itself ({@link HttpRequests}), never from a query parameter of that name.
  */
 @Component("clientAddresses")
 public class ClientAddresses {
@@ -37,20 +32,12 @@ public class ClientAddresses {
 
     /** The client address of a request on either HTTP engine (Tomcat's platform-http, or Netty's). */
     public String of(Exchange exchange) {
-        Message in = exchange.getIn();
-        if (in instanceof PlatformHttpMessage http) {
-            HttpServletRequest request = http.getRequest();
-            return of(request.getRemoteAddr(), Collections.list(request.getHeaders(FORWARDED_FOR)));
-        }
-        if (in.getHeader(NettyConstants.NETTY_REMOTE_ADDRESS) instanceof InetSocketAddress peer) {
-            // Netty's binding gives one header as a String and several as a List.
-            Object forwarded = in.getHeader(FORWARDED_FOR);
-            List<String> forwardedFor = forwarded == null ? List.of()
-                    : forwarded instanceof List<?> all ? all.stream().map(String::valueOf).toList()
-                    : List.of(forwarded.toString());
-            return of(peer.getAddress().getHostAddress(), forwardedFor);
-        }
-        throw new IllegalStateException("Not an HTTP request: no client address");
+        return of(HttpRequests.peer(exchange).getHostAddress(), HttpRequests.headers(exchange, FORWARDED_FOR));
+    }
+
+    /** The client address of a request to Tomcat outside the API (the login on the management URLs). */
+    public String of(HttpServletRequest request) {
+        return of(request.getRemoteAddr(), Collections.list(request.getHeaders(FORWARDED_FOR)));
     }
 
     /**

@@ -10,10 +10,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Rate limits on {@code POST /api/vouchers/{id}/orders}, shared by every instance through Redis.
+ * Rate limits of the API, shared by every instance through Redis.
  *
- * @param perBuyer per {@code X-User-Id}
- * @param perAddress per client address
+ * @param perBuyer per {@code X-User-Id}, on {@code POST /api/vouchers/{id}/orders}
+ * @param perAddress per client address, on {@code POST /api/vouchers/{id}/orders}
+ * @param perAddressReads per client address, on every other API request (reading a voucher or an order, paying,
+ *     creating a voucher, {@code /api-doc})
  * @param trustedProxies addresses or CIDR ranges of the proxies whose {@code X-Forwarded-For} is believed
  */
 @Validated
@@ -21,6 +23,7 @@ import org.springframework.validation.annotation.Validated;
 public record RateLimitProperties(
         @NotNull @Valid Limit perBuyer,
         @NotNull @Valid Limit perAddress,
+        @NotNull @Valid Limit perAddressReads,
         List<String> trustedProxies) {
 
     public RateLimitProperties {

@@ -38,6 +38,11 @@ public class RateLimits {
 
     /** The buyer's and the client address's buckets on the voucher's shard, in the script's KEYS order. */
     public List<String> bucketKeys(long voucherId, long buyer, String clientAddress) {
+        return bucketKeys(keys, voucherId, buyer, clientAddress);
+    }
+
+    /** The same in another key layout (the warm-up's, {@link RedisKeys#warmUp}). */
+    public static List<String> bucketKeys(RedisKeys keys, long voucherId, long buyer, String clientAddress) {
         return List.of(keys.rateLimit(voucherId, "buyer", Long.toString(buyer)),
                 keys.rateLimit(voucherId, "address", clientAddress));
     }
@@ -48,22 +53,23 @@ public class RateLimits {
     }
 
     public ApiException buyerRefusal(long buyer, long waitMicros) {
-        return refusal("buyer " + buyer, perBuyer, waitMicros);
+        return refusal("order requests", "buyer " + buyer, perBuyer, waitMicros);
     }
 
     public ApiException addressRefusal(String clientAddress, long waitMicros) {
-        return refusal("client address " + clientAddress, perAddress, waitMicros);
+        return refusal("order requests", "client address " + clientAddress, perAddress, waitMicros);
     }
 
-    private static ApiException refusal(String who, RateLimitProperties.Limit limit, long waitMicros) {
+    /** 429 RATE_LIMITED with Retry-After: the microseconds the bucket needs for a token, in whole seconds. */
+    static ApiException refusal(String what, String who, RateLimitProperties.Limit limit, long waitMicros) {
         long retryAfter = Math.max(1, (waitMicros + MICROS_PER_SECOND - 1) / MICROS_PER_SECOND);
-        return new ApiException(ProblemCode.RATE_LIMITED, "Too many order requests from " + who + ": at most "
+        return new ApiException(ProblemCode.RATE_LIMITED, "Too many " + what + " from " + who + ": at most "
                 + rate(limit.rate()) + " per second, " + limit.burst() + " at once; retry in " + retryAfter + " s",
                 retryAfter);
     }
 
     /** GCRA's emission interval; 0 tells the script the limit is off. */
-    private static String microsPerToken(RateLimitProperties.Limit limit) {
+    static String microsPerToken(RateLimitProperties.Limit limit) {
         return limit.enabled() ? Long.toString(Math.max(1, Math.round(MICROS_PER_SECOND / limit.rate()))) : "0";
     }
 

@@ -14,15 +14,16 @@ import org.springframework.stereotype.Component;
 public class AckEntriesScript {
 
     private final LuaScript<Long> script;
-    private final String group;
 
-    public AckEntriesScript(LuaScripts scripts, StreamProperties properties) {
+    public AckEntriesScript(LuaScripts scripts) {
         this.script = scripts.load("ackEntries-1.lua", Long.class);
-        this.group = properties.group();
     }
 
-    /** @return how many of the entries were still pending */
-    public long ack(String stream, Collection<String> ids) {
+    /**
+     * @param group the consumer group the entries were read through (a redis-stream endpoint's own)
+     * @return how many of the entries were still pending
+     */
+    public long ack(String stream, String group, Collection<String> ids) {
         if (ids.isEmpty()) {
             return 0;
         }
@@ -33,14 +34,14 @@ public class AckEntriesScript {
     }
 
     /** Entries may come from several shard streams (the sweeper's claims): one call per stream. */
-    public long ack(List<StreamEntry> entries) {
+    public long ack(String group, List<StreamEntry> entries) {
         Map<String, List<String>> idsByStream = new LinkedHashMap<>();
         for (StreamEntry entry : entries) {
             idsByStream.computeIfAbsent(entry.stream(), s -> new ArrayList<>()).add(entry.id());
         }
         long acked = 0;
         for (Map.Entry<String, List<String>> stream : idsByStream.entrySet()) {
-            acked += ack(stream.getKey(), stream.getValue());
+            acked += ack(stream.getKey(), group, stream.getValue());
         }
         return acked;
     }

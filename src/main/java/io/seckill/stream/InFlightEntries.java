@@ -2,7 +2,7 @@ package io.seckill.stream;
 
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
-import io.seckill.sweeper.SweeperProperties;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.stereotype.Component;
 
 /**
  * Entries this instance is writing right now (a reader's batch, the sweeper's claim), kept from looking idle
@@ -24,7 +23,6 @@ import org.springframework.stereotype.Component;
  * longer than min-idle; without this, any instance's sweeper would claim it and write it a second time, and count a
  * delivery each time. An instance that crashed stops refreshing, and its entries are swept after min-idle.
  */
-@Component
 public class InFlightEntries implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(InFlightEntries.class);
@@ -32,22 +30,27 @@ public class InFlightEntries implements SmartLifecycle {
     private static final int IDS_PER_CALL = 1000;
 
     private final LuaScript<Long> touchScript;
-    private final String group;
-    private final String consumerName;
     private final long periodMillis;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService refresher;
 
-    public InFlightEntries(LuaScripts scripts, StreamProperties stream, SweeperProperties sweeper) {
+    /**
+     * @param minIdle the idle time after which a sweeper claims an entry: entries held are refreshed every third of
+     *     it
+     */
+    public InFlightEntries(LuaScripts scripts, Duration minIdle) {
         this.touchScript = scripts.load("touchEntries-1.lua", Long.class);
-        this.group = stream.group();
-        this.consumerName = stream.consumerName();
-        this.periodMillis = Math.max(1, sweeper.minIdleMillis() / 3);
+        this.periodMillis = Math.max(1, minIdle.toMillis() / 3);
     }
 
-    /** Keeps these entries fresh until the returned hold is closed (after they are acknowledged, or given up). */
-    public Hold hold(List<StreamEntry> entries) {
-        Hold hold = new Hold(entries);
+    /**
+     * Keeps these entries fresh until the returned hold is closed (after they are acknowledged, or given up).
+     *
+     * @param group the consumer group they were read or claimed through
+     * @param consumerName the consumer that holds them in that group
+     */
+    public Hold hold(String group, String consumerName, List<StreamEntry> entries) {
+        Hold hold = new Hold(group, consumerName, entries);
         if (!entries.isEmpty()) {
             holds.add(hold);
         }
@@ -57,18 +60,18 @@ public class InFlightEntries implements SmartLifecycle {
     private void refresh() {
         for (Hold hold : holds) {
             for (Map.Entry<String, List<String>> stream : hold.idsByStream.entrySet()) {
-                touch(stream.getKey(), stream.getValue());
+                touch(hold, stream.getKey(), stream.getValue());
             }
         }
     }
 
-    private void touch(String stream, List<String> ids) {
+    private void touch(Hold hold, String stream, List<String> ids) {
         try {
             for (int from = 0; from < ids.size(); from += IDS_PER_CALL) {
                 List<String> part = ids.subList(from, Math.min(ids.size(), from + IDS_PER_CALL));
                 List<Object> args = new ArrayList<>(part.size() + 2);
-                args.add(group);
-                args.add(consumerName);
+                args.add(hold.group);
+                args.add(hold.consumerName);
                 args.addAll(part);
                 touchScript.run(List.of(stream), args.toArray());
             }
@@ -110,9 +113,13 @@ public class InFlightEntries implements SmartLifecycle {
     /** Entries kept fresh until closed. */
     public final class Hold implements AutoCloseable {
 
+        private final String group;
+        private final String consumerName;
         private final Map<String, List<String>> idsByStream = new LinkedHashMap<>();
 
-        private Hold(List<StreamEntry> entries) {
+        private Hold(String group, String consumerName, List<StreamEntry> entries) {
+            this.group = group;
+            this.consumerName = consumerName;
             for (StreamEntry entry : entries) {
                 idsByStream.computeIfAbsent(entry.stream(), s -> new ArrayList<>()).add(entry.id());
             }

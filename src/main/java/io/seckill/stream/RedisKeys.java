@@ -2,6 +2,7 @@ package io.seckill.stream;
 
 import java.util.List;
 import java.util.stream.IntStream;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -12,14 +13,28 @@ import org.springframework.stereotype.Component;
 public class RedisKeys {
 
     private static final String PREFIX = "seckill:";
+    /** The self warm-up's keys (io.seckill.warmup.WarmUp): the same layout, apart from every user's. */
+    private static final String WARM_UP_PREFIX = "seckill:warm-up:";
     private static final String DEAD_SUFFIX = ":dead";
     private static final String DUE_SUFFIX = ":due";
     private static final String CANCELLING_SUFFIX = ":cancelling";
 
     private final int shards;
+    private final String prefix;
 
+    @Autowired
     public RedisKeys(StreamProperties properties) {
-        this.shards = properties.shards();
+        this(properties.shards(), PREFIX);
+    }
+
+    private RedisKeys(int shards, String prefix) {
+        this.shards = shards;
+        this.prefix = prefix;
+    }
+
+    /** The same layout under a prefix of the warm-up's own, on the same shards. */
+    public RedisKeys warmUp() {
+        return new RedisKeys(shards, WARM_UP_PREFIX);
     }
 
     public String voucher(long voucherId) {
@@ -35,7 +50,7 @@ public class RedisKeys {
     }
 
     public List<String> orderStreams() {
-        return IntStream.range(0, shards).mapToObj(shard -> PREFIX + "{s" + shard + "}:orders").toList();
+        return IntStream.range(0, shards).mapToObj(shard -> prefix + "{s" + shard + "}:orders").toList();
     }
 
     /** Comma-separated, for the {@code redis-stream:} endpoint that reads every shard. */
@@ -65,7 +80,7 @@ public class RedisKeys {
      * Redis forgot (a flush, an empty restart), with the shard's hash tag so it goes wherever its keys go.
      */
     public String stateMarker(int shard) {
-        return PREFIX + "{s" + shard + "}:state";
+        return prefix + "{s" + shard + "}:state";
     }
 
     /** Unpaid orders by when they fall due for cancellation (zset, score payBefore), on the stream's shard. */
@@ -85,7 +100,12 @@ public class RedisKeys {
 
     /** Who reads as this consumer name in this group now ({@link ConsumerNameLease}). */
     public String consumerNameLease(String group, String consumerName) {
-        return PREFIX + "consumers:" + group + ":" + consumerName;
+        return prefix + "consumers:" + group + ":" + consumerName;
+    }
+
+    /** A client address's budget for the API's requests but orders: a key of its own, on any slot. */
+    public String requestBudget(String clientAddress) {
+        return prefix + "rate-limit:requests:" + clientAddress;
     }
 
     /**
@@ -97,6 +117,6 @@ public class RedisKeys {
     }
 
     private String tag(long voucherId) {
-        return PREFIX + "{s" + shardOf(voucherId) + "}";
+        return prefix + "{s" + shardOf(voucherId) + "}";
     }
 }

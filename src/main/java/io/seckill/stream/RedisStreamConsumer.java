@@ -179,7 +179,8 @@ class RedisStreamConsumer extends DefaultConsumer {
 
     private void process(String stream, List<StreamEntry> entries, boolean newEntries) throws Exception {
         Exchange exchange = createExchange(false);
-        try (InFlightEntries.Hold hold = endpoint.getComponent().inFlight().hold(entries)) {
+        try (InFlightEntries.Hold hold = endpoint.getComponent().inFlight().hold(endpoint.getGroup(),
+                endpoint.getConsumerName(), entries)) {
             exchange.getIn().setBody(entries);
             exchange.getIn().setHeader(STREAM_HEADER, stream);
             exchange.getIn().setHeader(NEW_ENTRIES_HEADER, newEntries);
@@ -204,7 +205,8 @@ class RedisStreamConsumer extends DefaultConsumer {
      */
     private void acknowledgeWritten(String stream, List<StreamEntry> entries) {
         try {
-            endpoint.getComponent().ackEntries().ack(stream, entries.stream().map(StreamEntry::id).toList());
+            endpoint.getComponent().ackEntries().ack(stream, endpoint.getGroup(),
+                    entries.stream().map(StreamEntry::id).toList());
         } catch (RuntimeException e) {
             log.warn("Stream {}: {} entries written to the database but not acknowledged ({}); they stay pending until "
                     + "the sweeper claims them, finds them written and acknowledges them", stream, entries.size(),

@@ -128,7 +128,7 @@ public class PendingSweeper {
             log.info("Redis reachable again; sweeping resumes");
             redisWasDown = false;
         }
-        claimedHold = inFlight.hold(toWrite);
+        claimedHold = inFlight.hold(stream.group(), stream.consumerName(), toWrite);
         return toWrite;
     }
 
@@ -137,7 +137,7 @@ public class PendingSweeper {
      * acknowledges them, and the outage writes met, if any, is over.
      */
     public void written(List<StreamEntry> claimed) {
-        ackEntries.ack(claimed);
+        ackEntries.ack(stream.group(), claimed);
         outages.writeSucceeded();
         release();
     }
@@ -236,21 +236,24 @@ public class PendingSweeper {
                 deadLettered++;
             }
         }
-        ackEntries.ack(done);
+        ackEntries.ack(stream.group(), done);
         return deadLettered;
     }
 
+    /** The orderIds of these entries that are written as they are: the same voucher and buyer in the row. */
     private Set<String> writtenOrders(List<StreamEntry> entries) {
-        List<Long> orderIds = new ArrayList<>();
+        List<WrittenOrders.Order> orders = new ArrayList<>();
         for (StreamEntry entry : entries) {
             try {
-                orderIds.add(Long.parseLong(entry.fields().getOrDefault("orderId", "")));
+                orders.add(new WrittenOrders.Order(Long.parseLong(entry.fields().getOrDefault("orderId", "")),
+                        Long.parseLong(entry.fields().getOrDefault("voucherId", "")),
+                        Long.parseLong(entry.fields().getOrDefault("userId", ""))));
             } catch (NumberFormatException malformed) {
                 // never written
             }
         }
         Set<String> written = new HashSet<>();
-        writtenOrders.among(orderIds).forEach(orderId -> written.add(Long.toString(orderId)));
+        writtenOrders.among(orders).forEach(orderId -> written.add(Long.toString(orderId)));
         return written;
     }
 

@@ -2,6 +2,7 @@ package io.seckill.voucher;
 
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
+import io.seckill.order.SaleViewProperties;
 import io.seckill.stream.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,18 +16,23 @@ public class RebuildVoucherScript {
     private final LuaScript<Long> script;
     private final RedisKeys keys;
 
-    public RebuildVoucherScript(LuaScripts scripts, RedisKeys keys) {
+    private final String saleViewChannel;
+
+    public RebuildVoucherScript(LuaScripts scripts, RedisKeys keys, SaleViewProperties saleView) {
         this.script = scripts.load("rebuildVoucher-2.lua", Long.class);
         this.keys = keys;
+        this.saleViewChannel = saleView.channel();
     }
 
     /** @return true when applied, false when the voucher is no longer marked with this token */
     public boolean apply(Voucher voucher, String token, long remaining, Collection<Long> buyers) {
-        List<Object> args = new ArrayList<>(buyers.size() + 4);
+        List<Object> args = new ArrayList<>(buyers.size() + 6);
         args.add(token);
         args.add(Long.toString(remaining));
         args.add(Long.toString(voucher.beginAt().toEpochMilli()));
         args.add(voucher.endAt() == null ? "" : Long.toString(voucher.endAt().toEpochMilli()));
+        args.add(Long.toString(voucher.id()));
+        args.add(saleViewChannel);
         buyers.forEach(buyer -> args.add(Long.toString(buyer)));
         Long applied = script.run(List.of(keys.voucher(voucher.id()), keys.buyers(voucher.id())), args.toArray());
         return applied != null && applied == 1;

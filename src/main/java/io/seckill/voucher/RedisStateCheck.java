@@ -1,11 +1,16 @@
 package io.seckill.voucher;
 
 import io.seckill.lua.AsyncScripts;
+import io.seckill.order.OrderProperties;
+import io.seckill.order.SaleStateRecovery;
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +29,9 @@ import org.springframework.stereotype.Component;
 /**
  * Notices that Redis no longer agrees with the database and the streams, and has the vouchers concerned rebuilt
  * ({@link VoucherStateRebuilder}): once before any route starts, then every {@code check-period} (route
- * {@code redis-state-check}). For each shard:
+ * {@code redis-state-check}). It surveys the vouchers on sale, and those ended so recently that unpaid orders may
+ * still return units to them, in pages of {@link #PAGE} by id; a voucher ended longer ago is left alone (a table
+ * of years of sales costs nothing every few seconds). For each shard:
  * <ul>
  *   <li>a voucher whose hash is gone (a flush, an eviction, an empty restart) or whose {@code rebuilding} mark is
  *       older than {@code stale-mark-after} (a rebuild that died) is rebuilt;
@@ -34,14 +41,16 @@ import org.springframework.stereotype.Component;
  *       saying more units remain than the streams and the database leave, or knowing fewer buyers than the
  *       database's live orders, gets it rebuilt.
  * </ul>
- * What it cannot see is written in the README ("When Redis forgets").
+ * What it cannot see is written in docs/operations.md ("When Redis forgets").
  */
 @Component("redisStateCheck")
-public class RedisStateCheck implements SmartInitializingSingleton {
+public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRecovery {
 
     private static final Logger log = LoggerFactory.getLogger(RedisStateCheck.class);
     private static final String[] IDENTITY_FIELDS = {"run_id", "master_replid"};
     private static final int CHUNK = 1000;
+    /** Vouchers read from the database, and surveyed in Redis (one pipelined round trip), at a time. */
+    static final int PAGE = 1000;
 
     private final VoucherRepository repository;
     private final VoucherStateRebuilder rebuilder;
@@ -50,13 +59,15 @@ public class RedisStateCheck implements SmartInitializingSingleton {
     private final AsyncScripts asyncRedis;
     private final RedisKeys keys;
     private final RedisStateProperties properties;
+    private final Duration endedGrace;
     private final Clock clock = Clock.systemUTC();
     /** The Redis server(s) seen by the last complete check; null before the first. */
     private volatile String lastServer;
     private volatile boolean failing;
 
     public RedisStateCheck(VoucherRepository repository, VoucherStateRebuilder rebuilder, WrittenOrders writtenOrders,
-            StringRedisTemplate redis, AsyncScripts asyncRedis, RedisKeys keys, RedisStateProperties properties) {
+            StringRedisTemplate redis, AsyncScripts asyncRedis, RedisKeys keys, RedisStateProperties properties,
+            OrderProperties orders) {
         this.repository = repository;
         this.rebuilder = rebuilder;
         this.writtenOrders = writtenOrders;
@@ -64,6 +75,9 @@ public class RedisStateCheck implements SmartInitializingSingleton {
         this.asyncRedis = asyncRedis;
         this.keys = keys;
         this.properties = properties;
+        // The last order of a sale falls due payment-timeout after its end and may wait max-overdue-age more
+        // before it is cancelled and its unit returned to the voucher's hash.
+        this.endedGrace = orders.paymentTimeout().plus(orders.expiry().maxOverdueAge());
     }
 
     /** At start-up, before the routes: a Redis that cannot be checked stops the start. */
@@ -89,25 +103,42 @@ public class RedisStateCheck implements SmartInitializingSingleton {
         }
     }
 
-    /** Whether the shard of this voucher lost its marker: Redis forgot it since the last check. */
+    @Override
     public CompletableFuture<Boolean> forgotten(long voucherId) {
         return asyncRedis.exists(keys.stateMarker(keys.shardOf(voucherId))).thenApply(exists -> !exists);
+    }
+
+    @Override
+    public Duration retryAfter() {
+        return properties.retryAfter();
     }
 
     private synchronized void checkNow() {
         String server = server();
         boolean otherServer = !server.equals(lastServer);
-        Map<Integer, List<Voucher>> byShard = rebuilder.byShard(repository.all());
+        // Why each shard is surveyed in full, decided before any voucher is read (null: only for lost hashes).
+        String[] causes = new String[keys.shards()];
         for (int shard = 0; shard < keys.shards(); shard++) {
-            List<Voucher> vouchers = byShard.getOrDefault(shard, List.of());
-            String marker = keys.stateMarker(shard);
-            boolean markerGone = !Boolean.TRUE.equals(redis.hasKey(marker));
-            String cause = markerGone ? "marker " + marker + " was gone"
+            boolean markerGone = !Boolean.TRUE.equals(redis.hasKey(keys.stateMarker(shard)));
+            causes[shard] = markerGone ? "marker " + keys.stateMarker(shard) + " was gone"
                     : otherServer ? (lastServer == null ? "start-up" : "Redis server changed") : null;
-            List<Voucher> toRebuild = cause == null ? lost(vouchers) : disagreeing(shard, vouchers);
+        }
+        Map<Integer, List<Voucher>> toRebuild = new HashMap<>();
+        Instant endedAfter = clock.instant().minus(endedGrace);
+        List<Voucher> page = List.of();
+        do {
+            long afterId = page.isEmpty() ? 0 : page.get(page.size() - 1).id();
+            page = repository.onSale(afterId, endedAfter, PAGE);
+            rebuilder.byShard(page).forEach((shard, vouchers) -> toRebuild.computeIfAbsent(shard,
+                    none -> new ArrayList<>()).addAll(causes[shard] == null ? lost(vouchers)
+                            : disagreeing(shard, vouchers)));
+        } while (page.size() == PAGE);
+        for (int shard = 0; shard < keys.shards(); shard++) {
+            String marker = keys.stateMarker(shard);
             // The marker comes back once the vouchers are marked (until then, an order of a forgotten voucher is
             // 503, not 404), before the figures are read: a flush during the rebuild takes it again.
-            rebuilder.rebuild(shard, toRebuild, cause == null ? "hash gone or rebuild stale" : cause,
+            rebuilder.rebuild(shard, toRebuild.getOrDefault(shard, List.of()),
+                    causes[shard] == null ? "hash gone or rebuild stale" : causes[shard],
                     () -> redis.opsForValue().setIfAbsent(marker, Long.toString(clock.millis())));
         }
         lastServer = server;
@@ -140,14 +171,16 @@ public class RedisStateCheck implements SmartInitializingSingleton {
         }
         List<Object> states = states(vouchers);
         Map<Long, SoldUnits> inStreams = rebuilder.inStreams(shard, vouchers);
-        List<Long> streamOrders = new ArrayList<>();
-        inStreams.values().forEach(units -> streamOrders.addAll(units.orderIds()));
+        List<WrittenOrders.Order> streamOrders = new ArrayList<>();
+        inStreams.forEach((voucherId, units) -> units.queuedBuyers().forEach((orderId, buyer) ->
+                streamOrders.add(new WrittenOrders.Order(orderId, voucherId, buyer))));
         Set<Long> written = new HashSet<>();
         for (int from = 0; from < streamOrders.size(); from += CHUNK) {
             written.addAll(writtenOrders.among(streamOrders.subList(from, Math.min(from + CHUNK,
                     streamOrders.size()))));
         }
-        Map<Long, Long> soldInDatabase = repository.sold();
+        Map<Long, Long> soldInDatabase = repository.sold(vouchers.get(0).id(),
+                vouchers.get(vouchers.size() - 1).id());
         List<Voucher> disagreeing = new ArrayList<>();
         for (int i = 0; i < vouchers.size(); i++) {
             Voucher voucher = vouchers.get(i);

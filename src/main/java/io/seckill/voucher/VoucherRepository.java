@@ -4,6 +4,7 @@ import io.seckill.config.SqlStatements;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
@@ -24,7 +25,7 @@ public class VoucherRepository {
     private final Clock clock;
     private final String insertVoucher;
     private final String findVoucher;
-    private final String selectVouchers;
+    private final String selectVouchersOnSale;
     private final String selectVoucherOrders;
     private final String selectVoucherSold;
 
@@ -33,7 +34,7 @@ public class VoucherRepository {
         this.clock = Clock.systemUTC();
         this.insertVoucher = sql.get("insert-voucher");
         this.findVoucher = sql.get("find-voucher");
-        this.selectVouchers = sql.get("select-vouchers");
+        this.selectVouchersOnSale = sql.get("select-vouchers-on-sale");
         this.selectVoucherOrders = sql.get("select-voucher-orders");
         this.selectVoucherSold = sql.get("select-voucher-sold");
     }
@@ -55,28 +56,40 @@ public class VoucherRepository {
         return jdbc.sql(findVoucher).param("id", id).query(VoucherRepository::voucher).optional();
     }
 
-    public List<Voucher> all() {
-        return jdbc.sql(selectVouchers).query(VoucherRepository::voucher).list();
+    /**
+     * A page of the vouchers whose sale has not ended or ended after {@code endedAfter}, in id order.
+     *
+     * @param afterId the last id of the previous page (0 for the first)
+     */
+    public List<Voucher> onSale(long afterId, Instant endedAfter, int pageSize) {
+        return jdbc.sql(selectVouchersOnSale)
+                .param("afterId", afterId)
+                .param("endedAfter", utc(endedAfter))
+                .param("pageSize", pageSize)
+                .query(VoucherRepository::voucher).list();
     }
 
-    /** Streams (order id, buyer) of a voucher's written orders without holding them all in memory. */
+    /** Streams a voucher's written orders, whatever their status, without holding them all in memory. */
     public void forEachOrder(long voucherId, Consumer<OrderOfVoucher> action) {
         jdbc.sql(selectVoucherOrders).param("voucherId", voucherId)
                 .query(rs -> {
-                    action.accept(new OrderOfVoucher(rs.getLong("order_id"), rs.getLong("user_id")));
+                    OffsetDateTime payBefore = rs.getObject("pay_before", OffsetDateTime.class);
+                    action.accept(new OrderOfVoucher(rs.getLong("order_id"), rs.getLong("user_id"),
+                            rs.getString("status"), payBefore == null ? null : payBefore.toInstant().toEpochMilli()));
                 });
     }
 
-    /** voucher id → its live orders (the {@code sold} column). */
-    public Map<Long, Long> sold() {
+    /** voucher id → its live orders (the {@code sold} column), for the ids from {@code fromId} to {@code toId}. */
+    public Map<Long, Long> sold(long fromId, long toId) {
         Map<Long, Long> sold = new HashMap<>();
-        jdbc.sql(selectVoucherSold).query(rs -> {
+        jdbc.sql(selectVoucherSold).param("fromId", fromId).param("toId", toId).query(rs -> {
             sold.put(rs.getLong("id"), rs.getLong("sold"));
         });
         return sold;
     }
 
-    public record OrderOfVoucher(long orderId, long userId) {}
+    /** @param payBefore epoch ms; null for an order without a payment window */
+    public record OrderOfVoucher(long orderId, long userId, String status, Long payBefore) {}
 
     private static Voucher voucher(ResultSet rs, int row) throws SQLException {
         OffsetDateTime endAt = rs.getObject("end_at", OffsetDateTime.class);
@@ -89,7 +102,7 @@ public class VoucherRepository {
                 null);
     }
 
-    private static OffsetDateTime utc(java.time.Instant instant) {
+    private static OffsetDateTime utc(Instant instant) {
         return instant.atOffset(ZoneOffset.UTC);
     }
 }

@@ -29,7 +29,10 @@ import org.springframework.stereotype.Component;
  * stream is read before and after the dead letters (an entry moving either way between them is seen), the
  * database last (an entry written meanwhile is seen in the stream and counted once, by orderId). The new state
  * goes in with one script, which also lifts the mark, and only if the mark is still this rebuild's: of two
- * instances rebuilding at once, the later one's figures win.
+ * instances rebuilding at once, the later one's figures win. While the mark stands no cancelled order's unit is
+ * returned (returnUnit-3.lua waits), so a cancelled order still scheduled counts as holding its unit, and the
+ * unpaid orders are scheduled again under the mark, never beside an order being cancelled: each unit comes back
+ * once.
  */
 @Component
 public class VoucherStateRebuilder {
@@ -74,10 +77,13 @@ public class VoucherStateRebuilder {
         Map<Long, SoldUnits> sold = soldUnits(shard, vouchers);
         for (Voucher voucher : vouchers) {
             SoldUnits units = sold.get(voucher.id());
+            // Read after the database: no unit is returned while the voucher is marked (returnUnit-3.lua).
+            units.unreturned(unpaidOrders.unreturned(voucher.id(), units.cancelledMembers()));
             long remaining = units.remaining(voucher.stock());
-            if (rebuildVoucher.apply(voucher, token, remaining, units.buyers())) {
-                // The due orders went with the rest of the voucher's state: its unpaid orders fall due again.
-                unpaidOrders.reschedule(voucher.id());
+            // The due orders may have gone with the rest of the voucher's state: its unpaid orders fall due again,
+            // under the mark, before it is lifted.
+            if (unpaidOrders.schedule(voucher.id(), token, units.unpaid())
+                    && rebuildVoucher.apply(voucher, token, remaining, units.buyers())) {
                 log.warn("Voucher {} rebuilt in Redis ({}): {} remaining of {}, {} buyers", voucher.id(), cause,
                         remaining, voucher.stock(), units.buyers().size());
             } else {
@@ -100,7 +106,8 @@ public class VoucherStateRebuilder {
         Map<Long, SoldUnits> sold = inStreams(shard, vouchers);
         for (Voucher voucher : vouchers) {
             SoldUnits units = sold.get(voucher.id());
-            repository.forEachOrder(voucher.id(), order -> units.holding(order.orderId(), order.userId()));
+            repository.forEachOrder(voucher.id(), order -> units.row(order.orderId(), order.userId(),
+                    order.status(), order.payBefore()));
         }
         return sold;
     }
@@ -139,11 +146,14 @@ public class VoucherStateRebuilder {
             if (units == null) {
                 return;
             }
+            long orderId = Long.parseLong(String.valueOf(fields.get("orderId")));
             long buyer = Long.parseLong(String.valueOf(fields.get("userId")));
+            Long payBefore = fields.get("payBefore") == null ? null
+                    : Long.parseLong(String.valueOf(fields.get("payBefore")));
             if (OrderRejectedException.Reason.OVERSOLD.name().equals(fields.get("reason"))) {
-                units.oversold(buyer);
+                units.oversold(orderId, buyer, payBefore);
             } else {
-                units.holding(Long.parseLong(String.valueOf(fields.get("orderId"))), buyer);
+                units.queued(orderId, buyer, payBefore);
             }
         } catch (NumberFormatException malformed) {
             // A malformed entry is no order of any voucher; the writer dead-letters it.

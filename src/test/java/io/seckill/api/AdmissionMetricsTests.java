@@ -13,7 +13,7 @@ class AdmissionMetricsTests {
     @Test
     void everyExpectedOutcomeIsExportedAtZeroFromTheStart() {
         for (String outcome : new String[] {"accepted", "bad_request", "voucher_not_found", "not_started", "ended",
-                "sold_out", "already_ordered", "rate_limited"}) {
+                "sold_out", "already_ordered", "rate_limited", "internal_error"}) {
             assertThat(count(outcome)).as(outcome).isZero();
         }
     }

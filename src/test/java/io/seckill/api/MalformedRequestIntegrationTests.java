@@ -8,9 +8,14 @@ import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.Stores;
 import io.seckill.support.SeckillIntegrationTest;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.RouteBuilder;
@@ -28,8 +33,14 @@ import org.springframework.test.context.TestPropertySource;
  * seckill:* key is compared. A context of its own, so no other test's buckets expire or orders drain meanwhile.
  */
 @SeckillIntegrationTest
-@TestPropertySource(properties = {"seckill.rate-limit.per-buyer.rate=5", "seckill.rate-limit.per-address.rate=2000"})
+@TestPropertySource(properties = {"seckill.rate-limit.per-buyer.rate=5", "seckill.rate-limit.per-address.rate=2000",
+    "seckill.api.body-deadline=" + MalformedRequestIntegrationTests.BODY_DEADLINE_SECONDS + "s"})
 class MalformedRequestIntegrationTests {
+
+    static final int BODY_DEADLINE_SECONDS = 3;
+    private static final Duration DEADLINE = Duration.ofSeconds(BODY_DEADLINE_SECONDS);
+    /** More than Tomcat's threads (server.tomcat.threads.max). */
+    private static final int SLOW_CLIENTS = 100;
 
     private static final String JSON = "application/json";
     private static final String VALID_DATES = "\"beginAt\":\"2026-11-21T10:00:00Z\"";
@@ -93,6 +104,57 @@ class MalformedRequestIntegrationTests {
         assertThat(answer.body()).doesNotContain("Exception", "io.seckill", "org.apache", "Boom");
     }
 
+    /**
+     * A body sent a byte a second, among {@value #SLOW_CLIENTS} bodies that never come: none of them holds a thread
+     * (the probes answer meanwhile), and each is answered 408 at the deadline, with nothing created.
+     */
+    @Test
+    void aBodyTricklingInIsAnswered408AtTheDeadlineWhileTheProbesStillAnswer() throws Exception {
+        Stores.Snapshot before = stores.snapshot();
+        String head = "POST /api/vouchers HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Authorization: " + api.asOperator().authorization() + "\r\nContent-Length: 100\r\n\r\n{";
+        List<Socket> held = new ArrayList<>();
+        try {
+            long start = System.nanoTime();
+            for (int i = 0; i < SLOW_CLIENTS; i++) {
+                held.add(api.open(head));
+            }
+            Socket trickling = held.get(0);
+            Thread trickle = new Thread(() -> {
+                try {
+                    for (int i = 0; i < 60; i++) {
+                        Thread.sleep(1000);
+                        trickling.getOutputStream().write('x');
+                    }
+                } catch (IOException | InterruptedException answeredAndClosed) {
+                    // the server has answered and closed the connection
+                }
+            });
+            trickle.setDaemon(true);
+            trickle.start();
+
+            // On the API's own port: Tomcat's for platform-http, Netty's for netty-http.
+            Answer readiness = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/actuator/health/readiness"))
+                    .GET());
+            assertThat(readiness.status()).isEqualTo(200);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(DEADLINE);
+
+            Answer answer = ApiClient.answerOn(trickling);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertThat(answer.status()).as(answer.body()).isEqualTo(408);
+            assertThat(answer.header("Content-Type")).startsWith(Problem.MEDIA_TYPE);
+            assertThat(answer.code()).isEqualTo("REQUEST_TIMEOUT");
+            assertThat(took).isBetween(DEADLINE.minusMillis(500), DEADLINE.plusSeconds(3));
+            // The ones that sent nothing more are cut too.
+            assertThat(ApiClient.answerOn(held.get(SLOW_CLIENTS - 1)).status()).isEqualTo(408);
+        } finally {
+            for (Socket socket : held) {
+                socket.close();
+            }
+        }
+        assertThat(stores.snapshot()).isEqualTo(before);
+    }
+
     static Stream<Malformed> malformedRequests() {
         return Stream.of(
                 // POST /api/vouchers: the body
@@ -140,7 +202,7 @@ class MalformedRequestIntegrationTests {
                         (api, v) -> api.send(request(api, "/api/vouchers")
                                 .POST(BodyPublishers.ofString("{\"title\":\"a\",\"stock\":1}"))), "Content-Type"),
                 problem("voucher body over the size limit", 413, ProblemCode.PAYLOAD_TOO_LARGE,
-                        (api, v) -> api.post("/api/vouchers", oversizedVoucher()), "limit"),
+                        (api, v) -> api.createVoucher(oversizedVoucher()), "limit"),
                 problem("chunked voucher body over the size limit", 413, ProblemCode.PAYLOAD_TOO_LARGE,
                         (api, v) -> api.send(request(api, "/api/vouchers").header("Content-Type", JSON)
                                 .POST(BodyPublishers.ofInputStream(
@@ -168,19 +230,28 @@ class MalformedRequestIntegrationTests {
                 bad("order with a fractional X-User-Id", (api, v) -> api.order(v, "1.5"), "X-User-Id"),
                 bad("order with two X-User-Id headers", (api, v) -> api.send(request(api, "/api/vouchers/" + v + "/orders")
                         .header("X-User-Id", "1").header("X-User-Id", "2").POST(BodyPublishers.noBody())), "X-User-Id"),
+                bad("order with X-User-Id in the query string only", (api, v) -> api.send(request(api,
+                        "/api/vouchers/" + v + "/orders?X-User-Id=7").POST(BodyPublishers.noBody())), "X-User-Id"),
                 bad("order for a voucher id that is a word", (api, v) -> api.order("abc", "7"), "voucher id"),
                 bad("order for voucher id 0", (api, v) -> api.order("0", "7"), "voucher id"),
                 notAllowed("GET /api/vouchers/{id}/orders", "GET", "/api/vouchers/1/orders"),
                 // GET /api/orders/{orderId}
-                bad("order id that is a word", get("/api/orders/abc"), "orderId"),
-                bad("negative order id", get("/api/orders/-1"), "orderId"),
-                bad("order id beyond 64 bits", get("/api/orders/99999999999999999999"), "orderId"),
+                bad("order id that is a word", (api, v) -> api.getOrder("abc", "7"), "orderId"),
+                bad("negative order id", (api, v) -> api.getOrder("-1", "7"), "orderId"),
+                bad("order id beyond 64 bits", (api, v) -> api.getOrder("99999999999999999999", "7"), "orderId"),
+                bad("order read without X-User-Id", (api, v) -> api.getOrder("1", null), "X-User-Id"),
+                bad("order read with X-User-Id 0", (api, v) -> api.getOrder("1", "0"), "X-User-Id"),
+                bad("order read with a word for X-User-Id", (api, v) -> api.getOrder("1", "abc"), "X-User-Id"),
+                bad("order read with X-User-Id in the query string only", get("/api/orders/1?X-User-Id=7"),
+                        "X-User-Id"),
                 notAllowed("POST /api/orders/{orderId}", "POST", "/api/orders/1"),
                 notAllowed("DELETE /api/orders/{orderId}", "DELETE", "/api/orders/1"),
                 // POST /api/orders/{orderId}/payment
                 bad("payment without X-User-Id", (api, v) -> api.pay("1", null), "X-User-Id"),
                 bad("payment with X-User-Id 0", (api, v) -> api.pay("1", "0"), "X-User-Id"),
                 bad("payment with a word for X-User-Id", (api, v) -> api.pay("1", "abc"), "X-User-Id"),
+                bad("payment with X-User-Id in the query string only", (api, v) -> api.send(request(api,
+                        "/api/orders/1/payment?X-User-Id=7").POST(BodyPublishers.noBody())), "X-User-Id"),
                 bad("payment of an order id that is a word", (api, v) -> api.pay("abc", "7"), "orderId"),
                 bad("payment of order id 0", (api, v) -> api.pay("0", "7"), "orderId"),
                 notAllowed("GET /api/orders/{orderId}/payment", "GET", "/api/orders/1/payment"),
@@ -245,7 +316,7 @@ class MalformedRequestIntegrationTests {
     }
 
     private static Send voucherBody(String json) {
-        return (api, v) -> api.post("/api/vouchers", json);
+        return (api, v) -> api.createVoucher(json);
     }
 
     private static Send get(String path) {

@@ -9,6 +9,7 @@ import io.seckill.config.EmbeddedRedis;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.SeckillIntegrationTest;
+import io.seckill.support.SharedEmbeddedRedis;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -90,10 +91,8 @@ class StartingServiceIntegrationTests {
     private CompletableFuture<ConfigurableApplicationContext> start(CountDownLatch routesMayStart,
             String... settings) {
         List<String> arguments = new ArrayList<>(List.of(settings));
+        arguments.addAll(SharedEmbeddedRedis.arguments(embeddedRedis));
         arguments.addAll(List.of("--spring.jmx.enabled=false",
-                "--seckill.redis.embedded=false",
-                "--spring.data.redis.host=127.0.0.1",
-                "--spring.data.redis.port=" + embeddedRedis.port(),
                 "--spring.datasource.url=" + dataSource.getUrl(),
                 "--seckill.stream.consumer-name=starting-instance"));
         return CompletableFuture.supplyAsync(() -> new SpringApplicationBuilder(Application.class)

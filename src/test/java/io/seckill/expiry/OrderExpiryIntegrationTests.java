@@ -16,6 +16,7 @@ import io.seckill.support.FlashCrowd.Outcome;
 import io.seckill.support.Invariants;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
+import io.seckill.voucher.RedisStateCheck;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -76,7 +77,16 @@ class OrderExpiryIntegrationTests {
     CamelContext camel;
 
     @Autowired
-    UnpaidOrderSchedule schedule;
+    PopDueOrdersScript popDue;
+
+    @Autowired
+    OrderCancellation cancellation;
+
+    @Autowired
+    ReturnUnitScript returnUnit;
+
+    @Autowired
+    RedisStateCheck redisState;
 
     @Autowired
     LettuceConnectionFactory redisConnection;
@@ -88,7 +98,7 @@ class OrderExpiryIntegrationTests {
     void orderPaidInTimeStaysPaidAndKeepsItsUnit() {
         long voucher = api.createVoucher(1);
         String orderId = written(voucher, 1);
-        Answer created = api.get("/api/orders/" + orderId);
+        Answer created = api.getOrder(orderId, 1);
         assertThat(created.json().get("status").asText()).isEqualTo("CREATED");
         Instant payBefore = Instant.parse(created.json().get("payBefore").asText());
         assertThat(payBefore).isBetween(Instant.now().minus(WINDOW), Instant.now().plus(WINDOW));
@@ -105,7 +115,7 @@ class OrderExpiryIntegrationTests {
         assertThat(again.json()).isEqualTo(paid.json());
         // Long after its window it is still paid, and its unit stays sold.
         awaitPast(payBefore.plusSeconds(1));
-        assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("PAID");
+        assertThat(status(orderId, 1)).isEqualTo("PAID");
         assertThat(api.order(voucher, 2).code()).isEqualTo("SOLD_OUT");
         assertThat(invariants().assertHold(voucher, 1).remaining()).isZero();
         assertThat(redis.opsForZSet().score(dueKey(voucher), RedisKeys.unpaidOrder(Long.parseLong(orderId), 1)))
@@ -118,13 +128,13 @@ class OrderExpiryIntegrationTests {
         String orderId = written(voucher, 1);
         assertThat(api.order(voucher, 2).code()).isEqualTo("SOLD_OUT");
 
-        awaitStatus(orderId, "CANCELLED");
+        awaitStatus(orderId, 1, "CANCELLED");
 
         Answer late = api.pay(orderId, 1);
         assertThat(late.status()).isEqualTo(409);
         assertThat(late.code()).isEqualTo("PAYMENT_EXPIRED");
         assertThat(late.header("Content-Type")).startsWith("application/problem+json");
-        assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("CANCELLED");
+        assertThat(status(orderId, 1)).isEqualTo("CANCELLED");
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
         // The returned unit is on sale: another buyer gets it.
         String second = written(voucher, 2);
@@ -138,7 +148,7 @@ class OrderExpiryIntegrationTests {
     void theSameBuyerCanBuyTheReturnedUnitAgain() {
         long voucher = api.createVoucher(1);
         String first = written(voucher, 7);
-        awaitStatus(first, "CANCELLED");
+        awaitStatus(first, 7, "CANCELLED");
 
         String second = written(voucher, 7);
 
@@ -176,7 +186,7 @@ class OrderExpiryIntegrationTests {
             assertThat(answer.code()).isEqualTo("BAD_REQUEST");
         }
         assertThat(stores.snapshot().orders()).isEqualTo(before.orders());
-        assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("CREATED");
+        assertThat(status(orderId, 1)).isEqualTo("CREATED");
     }
 
     @Test
@@ -206,7 +216,7 @@ class OrderExpiryIntegrationTests {
             camel.getRouteController().startRoute("order-writer");
         }
         // Once written it expires like any other.
-        awaitStatus(orderId, "CANCELLED");
+        awaitStatus(orderId, 1, "CANCELLED");
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
         invariants().assertHold(voucher, 1);
     }
@@ -233,10 +243,12 @@ class OrderExpiryIntegrationTests {
             }
             int paid = 0;
             int expired = 0;
-            for (String orderId : orderIds) {
+            for (int i = 0; i < stock; i++) {
+                String orderId = orderIds.get(i);
                 Answer payment = payments.get(orderId).get(60, TimeUnit.SECONDS);
-                awaitSettled(orderId);
-                String status = api.get("/api/orders/" + orderId).json().get("status").asText();
+                long buyer = i + 1;
+                awaitSettled(orderId, buyer);
+                String status = status(orderId, buyer);
                 if (payment.status() == 200) {
                     assertThat(status).as("order %s answered 200", orderId).isEqualTo("PAID");
                     paid++;
@@ -327,7 +339,7 @@ class OrderExpiryIntegrationTests {
     void aRedeliveredEntryDoesNotReviveACancelledOrder() {
         long voucher = api.createVoucher(1);
         String orderId = written(voucher, 1);
-        awaitStatus(orderId, "CANCELLED");
+        awaitStatus(orderId, 1, "CANCELLED");
         // The entry as the admission wrote it, delivered once more (a writer that crashed before XACK).
         long now = System.currentTimeMillis();
         StreamEntry again = new StreamEntry(keys.ordersOf(voucher), "1-0", Map.of("orderId", orderId,
@@ -336,7 +348,7 @@ class OrderExpiryIntegrationTests {
 
         camel.createProducerTemplate().sendBody("direct:write-orders", List.of(again));
 
-        assertThat(api.get("/api/orders/" + orderId).json().get("status").asText()).isEqualTo("CANCELLED");
+        assertThat(status(orderId, 1)).isEqualTo("CANCELLED");
         invariants().assertHold(voucher, 1);
     }
 
@@ -358,7 +370,7 @@ class OrderExpiryIntegrationTests {
             assertThat(events.get(paidOrder)).as("one event for the payment, none for paying again")
                     .containsExactly(paid.json());
             assertThat(events.get(unpaidOrder)).singleElement()
-                    .isEqualTo(api.get("/api/orders/" + unpaidOrder).json())
+                    .isEqualTo(api.getOrder(unpaidOrder, 2).json())
                     .satisfies(event -> assertThat(event.get("status").asText()).isEqualTo("CANCELLED"));
         }
         assertThat(api.prometheus().value("seckill_orders_paid_total")).isEqualTo(paidBefore + 1);
@@ -401,7 +413,7 @@ class OrderExpiryIntegrationTests {
             // A Redis that lost the schedule (UNLINK due).
             redis.unlink(due);
 
-            schedule.reschedule(voucher);
+            rebuildAfterRedisForgot(voucher);
 
             assertThat(redis.opsForZSet().score(due, writtenMember)).as("a CREATED row").isEqualTo(payBefore);
             assertThat(redis.opsForZSet().score(due, queuedMember)).as("an order still in the stream")
@@ -409,9 +421,111 @@ class OrderExpiryIntegrationTests {
         } finally {
             camel.getRouteController().startRoute("order-writer");
         }
-        awaitStatus(orderId, "CANCELLED");
-        awaitStatus(queued, "CANCELLED");
+        awaitStatus(orderId, 1, "CANCELLED");
+        awaitStatus(queued, 2, "CANCELLED");
         invariants().assertHold(voucher, 2);
+    }
+
+    @Test
+    void aRebuildWhileAnOrderIsBeingCancelledReturnsItsUnitOnce() throws Exception {
+        long voucher = api.createVoucher(1);
+        String orderId = written(voucher, 1);
+        String member = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
+        camel.getRouteController().stopRoute("order-expiry");
+        try {
+            awaitDue(voucher, member);
+            // Another instance takes the order under its lease (popDueOrders-2.lua) and stalls.
+            assertThat(popDue.pop(dueKey(voucher), cancellingKey(voucher), Duration.ofMinutes(1), 10))
+                    .containsExactly(member);
+            // Meanwhile Redis forgets the voucher's hash and this instance rebuilds it.
+            rebuildAfterRedisForgot(voucher);
+            // The other instance wakes up and finishes: the row, then the unit.
+            assertThat(cancellation.cancel(Long.parseLong(orderId), voucher)).isTrue();
+            assertThat(returnUnit.returnUnit(voucher, member, 1)).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
+        } finally {
+            camel.getRouteController().startRoute("order-expiry");
+        }
+        awaitExpiryQuiet(voucher);
+
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong())
+                .as("the one unit back on sale once").isEqualTo(1);
+        invariants().assertHold(voucher, 1);
+    }
+
+    @Test
+    void aRebuildBetweenTheCancellationAndTheUnitsReturnCountsTheUnitOnce() throws Exception {
+        long voucher = api.createVoucher(1);
+        String orderId = written(voucher, 1);
+        String member = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
+        camel.getRouteController().stopRoute("order-expiry");
+        try {
+            awaitDue(voucher, member);
+            // Another instance takes the order, cancels its row and stalls before returnUnit-3.lua.
+            assertThat(popDue.pop(dueKey(voucher), cancellingKey(voucher), Duration.ofMinutes(1), 10))
+                    .containsExactly(member);
+            assertThat(cancellation.cancel(Long.parseLong(orderId), voucher)).isTrue();
+            // Redis forgets the voucher's hash and this instance rebuilds it: the unit is still out.
+            rebuildAfterRedisForgot(voucher);
+            assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isZero();
+            assertThat(api.order(voucher, 2).code()).isEqualTo("SOLD_OUT");
+            // The other instance wakes up and returns the unit.
+            assertThat(returnUnit.returnUnit(voucher, member, 1)).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
+        } finally {
+            camel.getRouteController().startRoute("order-expiry");
+        }
+        awaitExpiryQuiet(voucher);
+
+        assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
+        assertThat(redis.opsForSet().isMember(keys.buyers(voucher), "1")).isFalse();
+        invariants().assertHold(voucher, 1);
+    }
+
+    @Test
+    void aDueOrderWhoseRowIsAnotherBuyersDoesNotCancelThatRow() throws Exception {
+        long voucher = api.createVoucher(2);
+        camel.getRouteController().stopRoute("order-expiry");
+        String orderId = written(voucher, 1);
+        String own = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
+        String forged = RedisKeys.unpaidOrder(Long.parseLong(orderId), 2);
+        // ZADD due: buyer 1's own order due in an hour, and the same orderId for buyer 2, due now.
+        Double ownPayBefore = redis.opsForZSet().score(dueKey(voucher), own);
+        assertThat(ownPayBefore).isNotNull();
+        redis.opsForZSet().add(dueKey(voucher), own, System.currentTimeMillis() + 3_600_000);
+        redis.opsForZSet().add(dueKey(voucher), forged, System.currentTimeMillis() - 1);
+        camel.getRouteController().startRoute("order-expiry");
+        try {
+            // Taken and put back for later: no row of buyer 2's order is written.
+            await().atMost(SETTLED).until(() -> {
+                Double due = redis.opsForZSet().score(dueKey(voucher), forged);
+                return due == null || due > System.currentTimeMillis();
+            });
+            assertThat(redis.opsForZSet().score(dueKey(voucher), forged)).isNotNull();
+            assertThat(api.getOrder(orderId, 1).json().get("status").asText()).isEqualTo("CREATED");
+        } finally {
+            redis.opsForZSet().remove(dueKey(voucher), forged);
+            redis.opsForZSet().remove(cancellingKey(voucher), forged);
+            redis.opsForZSet().add(dueKey(voucher), own, ownPayBefore);
+        }
+        awaitStatus(orderId, 1, "CANCELLED");
+    }
+
+    /** Until the order is past its window and due (ZRANGEBYSCORE due -inf now). */
+    private void awaitDue(long voucher, String member) {
+        await().atMost(SETTLED).until(() -> redis.opsForZSet()
+                .rangeByScore(dueKey(voucher), Double.NEGATIVE_INFINITY, System.currentTimeMillis())
+                .contains(member));
+    }
+
+    /** DEL voucher: the state check finds the hash gone and rebuilds it from the database and the streams. */
+    private void rebuildAfterRedisForgot(long voucher) {
+        redis.delete(keys.voucher(voucher));
+        redisState.check();
+        assertThat(redis.opsForHash().entries(keys.voucher(voucher))).containsKey("stock")
+                .doesNotContainKey("rebuilding");
+    }
+
+    private String cancellingKey(long voucher) {
+        return keys.cancellingOrdersOf(keys.ordersOf(voucher));
     }
 
     private Answer awaitReady(int status) {
@@ -482,24 +596,23 @@ class OrderExpiryIntegrationTests {
     }
 
     /** Until the order is PAID or CANCELLED. */
-    private void awaitSettled(String orderId) {
-        await().atMost(SETTLED).until(() -> !"CREATED".equals(api.get("/api/orders/" + orderId).json()
-                .path("status").asText()));
+    private void awaitSettled(String orderId, long buyer) {
+        await().atMost(SETTLED).until(() -> !"CREATED".equals(status(orderId, buyer)));
     }
 
     private String written(long voucher, long buyer) {
         String orderId = api.orderAccepted(voucher, buyer).get(0);
-        awaitWritten(orderId);
+        await().atMost(SETTLED).until(() -> api.getOrder(orderId, buyer).status() == 200);
         return orderId;
     }
 
-    private void awaitWritten(String orderId) {
-        await().atMost(SETTLED).until(() -> api.get("/api/orders/" + orderId).status() == 200);
+    private void awaitStatus(String orderId, long buyer, String status) {
+        await().atMost(SETTLED).until(() -> status.equals(status(orderId, buyer)));
     }
 
-    private void awaitStatus(String orderId, String status) {
-        await().atMost(SETTLED).until(() -> status.equals(api.get("/api/orders/" + orderId).json().path("status")
-                .asText()));
+    /** The order's status as its buyer reads it. */
+    private String status(String orderId, long buyer) {
+        return api.getOrder(orderId, buyer).json().path("status").asText();
     }
 
     /** Until the clock is past the instant (and a few expiry rounds more). */

@@ -54,7 +54,7 @@ class OrderExpiryOutageIntegrationTests {
     void anOrderFallingDueDuringAnOutageIsCancelledOnceTheDatabaseIsBack() {
         long voucher = api.createVoucher(1);
         String orderId = api.orderAccepted(voucher, 1).get(0);
-        await().atMost(SETTLED).until(() -> api.get("/api/orders/" + orderId).status() == 200);
+        await().atMost(SETTLED).until(() -> api.getOrder(orderId, 1).status() == 200);
         JdbcTemplate real = new JdbcTemplate(database.real());
         String stream = keys.ordersOf(voucher);
         String member = RedisKeys.unpaidOrder(Long.parseLong(orderId), 1);
@@ -81,7 +81,7 @@ class OrderExpiryOutageIntegrationTests {
 
         database.comeBack();
 
-        await().atMost(SETTLED).until(() -> "CANCELLED".equals(api.get("/api/orders/" + orderId).json()
+        await().atMost(SETTLED).until(() -> "CANCELLED".equals(api.getOrder(orderId, 1).json()
                 .path("status").asText()));
         await().atMost(SETTLED).until(() -> redis.opsForZSet().zCard(keys.cancellingOrdersOf(stream)) == 0);
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);

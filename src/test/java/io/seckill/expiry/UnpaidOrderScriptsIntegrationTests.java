@@ -18,7 +18,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The expiry's scripts alone against the embedded Redis, on keys of their own (a fresh prefix per test):
  * {@code popDueOrders-2.lua} (due vs not due, lease expiry, a member settled meanwhile), {@code returnUnit-3.lua}
- * (once per order) and {@code deferDueOrder-2.lua}. A lease that "ran out" is a score in the past, exactly what
+ * (once per order, never while the voucher is being rebuilt), {@code deferDueOrder-2.lua}, and the rebuild's
+ * {@code findUnreturnedUnits-2.lua} and {@code scheduleUnpaidOrders-3.lua}. A lease that "ran out" is a score in the past, exactly what
  * Redis holds once its time has passed.
  */
 @SeckillIntegrationTest
@@ -38,6 +39,8 @@ class UnpaidOrderScriptsIntegrationTests {
     LuaScript<List> popDue;
     LuaScript<Long> returnUnit;
     LuaScript<Long> deferDue;
+    LuaScript<List> findUnreturned;
+    LuaScript<Long> scheduleUnpaid;
     String prefix;
     String dueKey;
     String cancellingKey;
@@ -49,6 +52,8 @@ class UnpaidOrderScriptsIntegrationTests {
         popDue = scripts.load("popDueOrders-2.lua", List.class);
         returnUnit = scripts.load("returnUnit-3.lua", Long.class);
         deferDue = scripts.load("deferDueOrder-2.lua", Long.class);
+        findUnreturned = scripts.load("findUnreturnedUnits-2.lua", List.class);
+        scheduleUnpaid = scripts.load("scheduleUnpaidOrders-3.lua", Long.class);
         prefix = "lua-test:{" + UUID.randomUUID() + "}:";
         dueKey = prefix + "orders:due";
         cancellingKey = prefix + "orders:cancelling";
@@ -150,6 +155,57 @@ class UnpaidOrderScriptsIntegrationTests {
     }
 
     @Test
+    void noUnitIsReturnedWhileTheVoucherIsBeingRebuilt() {
+        onSale(4, "11");
+        redis.opsForHash().put(voucherKey, "rebuilding", "other@1");
+        redis.opsForZSet().add(cancellingKey, "1:11", redisMillis() + LEASE_MILLIS);
+        Map<String, Object> before = stores.keys(prefix + "*");
+
+        assertThat(returnUnit("1:11", "11")).as("try again once rebuilt").isEqualTo(2);
+
+        assertThat(stores.keys(prefix + "*")).isEqualTo(before);
+    }
+
+    @Test
+    void aCancelledOrderWhoseTokenIsDueOrBeingCancelledHasNotHadItsUnitReturned() {
+        redis.opsForZSet().add(dueKey, "1:11", 1);
+        redis.opsForZSet().add(cancellingKey, "2:12", 2);
+
+        // EVALSHA findUnreturnedUnits-2 2 due cancelling 1:11 2:12 3:13
+        assertThat(findUnreturned.run(List.of(dueKey, cancellingKey), "1:11", "2:12", "3:13"))
+                .containsExactly("1:11", "2:12");
+    }
+
+    @Test
+    void aRebuildSchedulesUnpaidOrdersUnderItsMarkBesideNoOrderBeingCancelled() {
+        onSale(0, "11", "12", "13");
+        redis.opsForHash().put(voucherKey, "rebuilding", "mine@1");
+        redis.opsForZSet().add(dueKey, "1:11", 100);
+        redis.opsForZSet().add(cancellingKey, "2:12", 200);
+
+        // EVALSHA scheduleUnpaidOrders-3 3 voucher due cancelling mine@1 101 1:11 201 2:12 301 3:13
+        assertThat(scheduleUnpaid.run(List.of(voucherKey, dueKey, cancellingKey), "mine@1", "101", "1:11", "201",
+                "2:12", "301", "3:13")).isEqualTo(1);
+
+        assertThat(redis.opsForZSet().score(dueKey, "1:11")).as("due already: keeps its place").isEqualTo(100);
+        assertThat(redis.opsForZSet().score(dueKey, "2:12")).as("left to its canceller").isNull();
+        assertThat(redis.opsForZSet().score(dueKey, "3:13")).isEqualTo(301);
+        assertThat(redis.opsForZSet().score(cancellingKey, "2:12")).isEqualTo(200);
+    }
+
+    @Test
+    void aRebuildThatLostItsMarkSchedulesNothing() {
+        onSale(0, "13");
+        redis.opsForHash().put(voucherKey, "rebuilding", "later@2");
+        Map<String, Object> before = stores.keys(prefix + "*");
+
+        assertThat(scheduleUnpaid.run(List.of(voucherKey, dueKey, cancellingKey), "mine@1", "301", "3:13"))
+                .isZero();
+
+        assertThat(stores.keys(prefix + "*")).isEqualTo(before);
+    }
+
+    @Test
     void anOrderNotWrittenYetIsPutBackForLater() {
         redis.opsForZSet().add(cancellingKey, "1:11", redisMillis() + LEASE_MILLIS);
         long before = redisMillis();
@@ -178,8 +234,9 @@ class UnpaidOrderScriptsIntegrationTests {
     }
 
     private long returnUnit(String member, String userId) {
-        // EVALSHA returnUnit-3 3 cancelling voucher buyers member userId
-        return returnUnit.run(List.of(cancellingKey, voucherKey, buyersKey), member, userId);
+        // EVALSHA returnUnit-3 3 cancelling voucher buyers member userId voucherId channel
+        return returnUnit.run(List.of(cancellingKey, voucherKey, buyersKey), member, userId, "9",
+                prefix + "sale-view");
     }
 
     private void onSale(long stock, String... buyers) {

@@ -36,12 +36,12 @@ class MetricsIntegrationTests {
     void prometheusCountsEveryAnswerEveryWriteAndTheDeadLetter() {
         Instant now = Instant.now();
         long voucher = api.createVoucher(3);
-        long later = api.post("/api/vouchers", "{\"title\":\"Later\",\"stock\":3,\"beginAt\":\"" + now.plusSeconds(3600)
+        long later = api.createVoucher("{\"title\":\"Later\",\"stock\":3,\"beginAt\":\"" + now.plusSeconds(3600)
                 + "\"}").json().get("id").asLong();
-        long gone = api.post("/api/vouchers", "{\"title\":\"Gone\",\"stock\":3,\"beginAt\":\"" + now.minusSeconds(7200)
+        long gone = api.createVoucher("{\"title\":\"Gone\",\"stock\":3,\"beginAt\":\"" + now.minusSeconds(7200)
                 + "\",\"endAt\":\"" + now.minusSeconds(3600) + "\"}").json().get("id").asLong();
         // A refusal of another route is no answer to an order.
-        assertThat(api.post("/api/vouchers", "{\"stock\":-1}").status()).isEqualTo(400);
+        assertThat(api.createVoucher("{\"stock\":-1}").status()).isEqualTo(400);
 
         for (long buyer = 1; buyer <= 3; buyer++) {
             assertThat(api.order(voucher, buyer).status()).isEqualTo(202);

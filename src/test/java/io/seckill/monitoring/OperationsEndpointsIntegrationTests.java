@@ -9,6 +9,8 @@ import io.seckill.support.SeckillIntegrationTest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -30,11 +32,13 @@ class OperationsEndpointsIntegrationTests {
         // path → method → status → problem codes its description names
         Map<String, Map<String, Map<String, List<String>>>> contract = new LinkedHashMap<>();
         contract.put("/api/vouchers", Map.of("post", Map.of(
-                "201", List.of(), "400", List.of("BAD_REQUEST"), "500", List.of("INTERNAL_ERROR"),
+                "201", List.of(), "400", List.of("BAD_REQUEST"), "401", List.of("UNAUTHORIZED"),
+                "403", List.of("LOOPBACK_ONLY"), "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"),
                 "503", List.of("REDIS_UNAVAILABLE"))));
         contract.put("/api/vouchers/{id}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("VOUCHER_NOT_FOUND"),
-                "500", List.of("INTERNAL_ERROR"), "503", List.of("REDIS_UNAVAILABLE"))));
+                "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"),
+                "503", List.of("REDIS_UNAVAILABLE"))));
         contract.put("/api/vouchers/{id}/orders", Map.of("post", Map.of(
                 "202", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("VOUCHER_NOT_FOUND"),
                 "409", List.of("NOT_STARTED", "ENDED", "SOLD_OUT", "ALREADY_ORDERED"),
@@ -42,10 +46,13 @@ class OperationsEndpointsIntegrationTests {
                 "503", List.of("VOUCHER_REBUILDING", "REDIS_UNAVAILABLE"))));
         contract.put("/api/orders/{orderId}", Map.of("get", Map.of(
                 "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
-                "500", List.of("INTERNAL_ERROR"), "503", List.of("DATABASE_UNAVAILABLE"))));
+                "429", List.of("RATE_LIMITED"), "500", List.of("INTERNAL_ERROR"),
+                "503", List.of("DATABASE_UNAVAILABLE"))));
         contract.put("/api/orders/{orderId}/payment", Map.of("post", Map.of(
-                "200", List.of(), "400", List.of("BAD_REQUEST"), "404", List.of("ORDER_NOT_FOUND"),
-                "409", List.of("PAYMENT_EXPIRED", "NOT_CREATED_YET"), "500", List.of("INTERNAL_ERROR"))));
+                "200", List.of(), "400", List.of("BAD_REQUEST"), "401", List.of("PAYMENT_SIGNATURE_INVALID"),
+                "403", List.of("LOOPBACK_ONLY"), "404", List.of("ORDER_NOT_FOUND"),
+                "409", List.of("PAYMENT_EXPIRED", "NOT_CREATED_YET"), "429", List.of("RATE_LIMITED"),
+                "500", List.of("INTERNAL_ERROR"))));
 
         assertThat(names(paths)).isEqualTo(new TreeSet<>(contract.keySet()));
         contract.forEach((path, methods) -> {
@@ -69,6 +76,10 @@ class OperationsEndpointsIntegrationTests {
         });
         JsonNode postOrder = paths.get("/api/vouchers/{id}/orders").get("post");
         assertThat(postOrder.at("/parameters/1/name").asText()).isEqualTo("X-User-Id");
+        JsonNode getOrderBuyer = paths.at("/~1api~1orders~1{orderId}/get/parameters/1");
+        assertThat(getOrderBuyer.get("name").asText()).isEqualTo("X-User-Id");
+        assertThat(getOrderBuyer.get("in").asText()).isEqualTo("header");
+        assertThat(getOrderBuyer.get("required").asBoolean()).isTrue();
         assertThat(postOrder.at("/responses/429/headers/Retry-After").isObject()).isTrue();
         assertThat(paths.at("/~1api~1orders~1{orderId}/get/responses/503/headers/Retry-After").isObject()).isTrue();
         assertThat(postOrder.at("/responses/503/headers/Retry-After").isObject()).isTrue();
@@ -105,8 +116,15 @@ class OperationsEndpointsIntegrationTests {
         // while it is down (issue 12)
         assertThat(readiness.json().has("components")).isFalse();
         assertThat(names(api.asOperator().get("/actuator/health/readiness").json().get("components")))
-                .containsExactlyInAnyOrder("readinessState", "camelReadinessState", "redis", "orderBacklog",
-                        "orderExpiry");
+                .containsExactlyInAnyOrder("readinessState", "camelReadinessState", "warmUp", "redis", "redisEviction",
+                        "orderBacklog", "orderExpiry");
+        // On server.port too, where an orchestrator probes, whichever engine serves the API there.
+        for (String probe : new String[] {"liveness", "readiness"}) {
+            Answer onApiPort = api.send(HttpRequest.newBuilder(URI.create(api.base() + "/actuator/health/" + probe))
+                    .GET());
+            assertThat(onApiPort.status()).isEqualTo(200);
+            assertThat(onApiPort.json().get("status").asText()).isEqualTo("UP");
+        }
         assertThat(names(api.asOperator().get("/actuator/health").json().get("components"))).contains("db");
     }
 

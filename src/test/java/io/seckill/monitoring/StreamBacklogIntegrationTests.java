@@ -50,7 +50,9 @@ class StreamBacklogIntegrationTests {
     @BeforeAll
     static void startRedis() {
         server = EmbeddedRedis.start(0, dataDir);
-        connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", server.port()));
+        RedisStandaloneConfiguration address = new RedisStandaloneConfiguration("127.0.0.1", server.port());
+        address.setPassword(server.password());
+        connections = new LettuceConnectionFactory(address);
         connections.afterPropertiesSet();
         connections.start();
         redis = new StringRedisTemplate(connections);

@@ -133,10 +133,16 @@ class AdmitOrderScriptIntegrationTests {
 
     @Test
     void saleNotStartedYet() {
-        redis.opsForHash().putAll(voucherKey, Map.of("stock", "5", "beginAt",
-                Long.toString(redisMillis() + HOUR_MILLIS)));
+        long beginAt = redisMillis() + HOUR_MILLIS;
+        redis.opsForHash().putAll(voucherKey, Map.of("stock", "5", "beginAt", Long.toString(beginAt)));
 
         assertRejectedWithoutAChange(BUYER, NOT_STARTED);
+        // The start, the end (-1: never) and the server's time, for the instance to answer from memory till then.
+        long before = redisMillis();
+        List<?> answer = answer(BUYER, ADDRESS);
+        assertThat(answer).hasSize(4);
+        assertThat(List.<Object>copyOf(answer.subList(0, 3))).containsExactly(NOT_STARTED, beginAt, -1L);
+        assertThat((Long) answer.get(3)).isBetween(before, redisMillis());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.seckill.support.FlashCrowd.Outcome;
 import io.seckill.support.InProcessService;
 import io.seckill.support.Invariants;
 import io.seckill.support.SeckillIntegrationTest;
+import io.seckill.support.SharedEmbeddedRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -54,12 +55,10 @@ class MultiInstanceIntegrationTests {
     @Test
     void twoInstancesInOneFlashCrowdSellExactlyTheStock() throws Exception {
         // The second instance: this context's embedded Redis and in-memory H2 database (one per JVM by name).
-        try (InProcessService second = InProcessService.start(new String[] {"test"}, Map.of(
-                "seckill.redis.embedded", "false",
-                "spring.data.redis.host", "127.0.0.1",
-                "spring.data.redis.port", Integer.toString(embeddedRedis.port()),
-                "spring.datasource.url", dataSource.getUrl(),
-                "seckill.stream.consumer-name", "second-instance"))) {
+        try (InProcessService second = InProcessService.start(new String[] {"test"},
+                SharedEmbeddedRedis.serviceProperties(embeddedRedis, Map.of(
+                        "spring.datasource.url", dataSource.getUrl(),
+                        "seckill.stream.consumer-name", "second-instance")))) {
             int stock = 50;
             List<Long> vouchers = List.of(api.createVoucher(stock), second.api().createVoucher(stock),
                     api.createVoucher(stock));
@@ -91,7 +90,7 @@ class MultiInstanceIntegrationTests {
 
             // Either instance answers for any order: the database is the one both write to.
             Outcome taken = outcomes.stream().filter(o -> o.accepted() && o.instance() == 0).findFirst().orElseThrow();
-            ApiClient.Answer read = second.api().get("/api/orders/" + taken.orderId());
+            ApiClient.Answer read = second.api().getOrder(taken.orderId(), taken.order().userId());
             assertThat(read.status()).isEqualTo(200);
             assertThat(read.json().get("userId").asLong()).isEqualTo(taken.order().userId());
         }

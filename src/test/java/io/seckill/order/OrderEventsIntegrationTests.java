@@ -47,7 +47,7 @@ class OrderEventsIntegrationTests {
                     .until(() -> eventOf(messages, orderId), Optional::isPresent).get();
             // Announced once written, in an array of the orders written together, as GET /api/orders/{orderId}
             // shows it (orderId a string: 64 bits).
-            ApiClient.Answer written = api.get("/api/orders/" + orderId);
+            ApiClient.Answer written = api.getOrder(orderId, 7);
             assertThat(written.status()).isEqualTo(200);
             assertThat(event.get("orderId").isTextual()).as("orderId is a JSON string: %s", event).isTrue();
             assertThat(event).isEqualTo(written.json());

@@ -74,7 +74,7 @@ class PostgresIntegrationTests {
     void voucherOrdersAndLookupsRunOnPostgres() {
         Instant beginAt = Instant.now().minus(1, ChronoUnit.MINUTES).truncatedTo(ChronoUnit.MILLIS);
         Instant endAt = beginAt.plus(1, ChronoUnit.DAYS);
-        Answer created = api.post("/api/vouchers", "{\"title\":\"On PostgreSQL\",\"stock\":20,\"beginAt\":\""
+        Answer created = api.createVoucher("{\"title\":\"On PostgreSQL\",\"stock\":20,\"beginAt\":\""
                 + beginAt + "\",\"endAt\":\"" + endAt + "\"}");
         assertThat(created.status()).isEqualTo(201);
         long voucher = created.json().get("id").asLong();
@@ -95,13 +95,13 @@ class PostgresIntegrationTests {
         assertThat(api.order(openEnded, 1).status()).isEqualTo(202);
 
         await().atMost(DRAINED).until(() -> stores.orderRows(voucher) == 20 && stores.orderRows(openEnded) == 1);
-        Answer order = api.get("/api/orders/" + orderIds.get(7));
+        Answer order = api.getOrder(orderIds.get(7), 8);
         assertThat(order.status()).isEqualTo(200);
         assertThat(order.json().get("status").asText()).isEqualTo("CREATED");
         assertThat(order.json().get("voucherId").asLong()).isEqualTo(voucher);
         assertThat(order.json().get("userId").asLong()).isEqualTo(8);
         assertThat(Instant.parse(order.json().get("createdAt").asText())).isAfterOrEqualTo(beginAt);
-        assertThat(api.get("/api/orders/" + Long.MAX_VALUE).code()).isEqualTo("ORDER_NOT_FOUND");
+        assertThat(api.getOrder(Long.toString(Long.MAX_VALUE), 8).code()).isEqualTo("ORDER_NOT_FOUND");
 
         Answer read = api.get("/api/vouchers/" + voucher);
         assertThat(read.json().get("remaining").asLong()).isZero();

@@ -69,6 +69,6 @@ class ClientAddressesTests {
     }
 
     private static ClientAddresses trusting(String... proxies) {
-        return new ClientAddresses(new RateLimitProperties(OFF, OFF, List.of(proxies)));
+        return new ClientAddresses(new RateLimitProperties(OFF, OFF, OFF, List.of(proxies)));
     }
 }

@@ -11,6 +11,7 @@ import io.seckill.config.EmbeddedRedis;
 import io.seckill.stream.RedisKeys;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.SharedEmbeddedRedis;
 import io.seckill.support.Stores;
 import io.seckill.support.WithRateLimits;
 import java.net.URI;
@@ -18,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -110,19 +112,7 @@ class RateLimitIntegrationTests {
         String client = "203.0.113.7";
 
         // Through the trusted proxy 127.0.0.1, many buyers from one client address.
-        Answer refused = null;
-        int accepted = 0;
-        for (long buyer = 2001; buyer <= 2030 && refused == null; buyer++) {
-            Answer answer = order(api, voucher, buyer, client);
-            if (answer.status() == 429) {
-                refused = answer;
-            } else {
-                assertThat(answer.status()).as(answer.body()).isEqualTo(202);
-                accepted++;
-            }
-        }
-        assertThat(refused).as("refused within 30 requests").isNotNull();
-        assertThat(accepted).isGreaterThanOrEqualTo(WithRateLimits.ADDRESS_BURST);
+        Answer refused = firstRefusal(i -> order(api, voucher, 2000 + i, client));
         assertRateLimited(refused, "client address " + client);
         // The same client through a second trusted proxy (10.0.0.0/8) is the same client...
         assertRateLimited(order(api, voucher, 2100, client + ", 10.1.2.3"), "client address " + client);
@@ -139,20 +129,23 @@ class RateLimitIntegrationTests {
         long voucher = api.createVoucher(100);
 
         // 127.0.0.2 is no trusted proxy: every request names another client, all count against 127.0.0.2.
-        Answer refused = null;
-        int accepted = 0;
-        for (int i = 1; i <= 30 && refused == null; i++) {
-            Answer answer = orderFrom("127.0.0.2", voucher, 3000 + i, "192.0.2." + i);
-            if (answer.status() == 429) {
-                refused = answer;
-            } else {
-                assertThat(answer.status()).as(answer.body()).isEqualTo(202);
-                accepted++;
-            }
-        }
-        assertThat(refused).as("refused within 30 requests").isNotNull();
-        assertThat(accepted).isGreaterThanOrEqualTo(WithRateLimits.ADDRESS_BURST);
+        Answer refused = firstRefusal(i -> orderFrom("127.0.0.2", voucher, 3000 + i, "192.0.2." + i));
         assertRateLimited(refused, "client address 127.0.0.2");
+    }
+
+    /**
+     * The proxy passes the client's URL on as it is: an X-Forwarded-For query parameter (which Camel's HTTP
+     * consumers put among the message's headers) is the client's own say, not a hop the proxy saw.
+     */
+    @Test
+    void forwardedForInTheQueryStringIsIgnored() {
+        long voucher = api.createVoucher(100);
+        String client = "203.0.113.9";
+
+        // Each request names another address in its query string: all count against the header's client.
+        Answer refused = firstRefusal(i -> order(api, "/api/vouchers/" + voucher + "/orders?X-Forwarded-For=192.0.2."
+                + i, 5000 + i, client));
+        assertRateLimited(refused, "client address " + client);
     }
 
     @Test
@@ -198,6 +191,24 @@ class RateLimitIntegrationTests {
         return fail("Buyer %d was never limited in %d orders", buyer, vouchers.size());
     }
 
+    /**
+     * Sends the i-th order (from 1, each of a buyer of its own) until one is refused, which must happen within 30
+     * and only once the address's burst is spent.
+     */
+    private static Answer firstRefusal(IntFunction<Answer> order) {
+        int accepted = 0;
+        for (int i = 1; i <= 30; i++) {
+            Answer answer = order.apply(i);
+            if (answer.status() == 429) {
+                assertThat(accepted).isGreaterThanOrEqualTo(WithRateLimits.ADDRESS_BURST);
+                return answer;
+            }
+            assertThat(answer.status()).as(answer.body()).isEqualTo(202);
+            accepted++;
+        }
+        return fail("Not refused within 30 requests");
+    }
+
     private static void assertRateLimited(Answer answer, String who) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(429);
         assertThat(answer.header("Content-Type")).startsWith(Problem.MEDIA_TYPE);
@@ -209,7 +220,11 @@ class RateLimitIntegrationTests {
 
     /** From 127.0.0.1, which the tests' settings trust as a proxy: X-Forwarded-For names the client. */
     private static Answer order(ApiClient client, long voucher, long buyer, String forwardedFor) {
-        return client.send(HttpRequest.newBuilder(URI.create(client.base() + "/api/vouchers/" + voucher + "/orders"))
+        return order(client, "/api/vouchers/" + voucher + "/orders", buyer, forwardedFor);
+    }
+
+    private static Answer order(ApiClient client, String path, long buyer, String forwardedFor) {
+        return client.send(HttpRequest.newBuilder(URI.create(client.base() + path))
                 .header("X-User-Id", Long.toString(buyer))
                 .header("X-Forwarded-For", forwardedFor)
                 .POST(HttpRequest.BodyPublishers.noBody()));
@@ -235,11 +250,8 @@ class RateLimitIntegrationTests {
      * its MBeans do not clash with the first's.
      */
     private ConfigurableApplicationContext startSecondInstance() {
-        return new SpringApplicationBuilder(Application.class).profiles("test").run(
-                "--server.port=0",
-                "--seckill.redis.embedded=false",
-                "--spring.data.redis.host=127.0.0.1",
-                "--spring.data.redis.port=" + redis.port(),
+        List<String> arguments = new ArrayList<>(SharedEmbeddedRedis.arguments(redis));
+        arguments.addAll(List.of("--server.port=0",
                 "--spring.datasource.url=" + database.getJdbcUrl(),
                 "--seckill.stream.consumer-name=second-instance",
                 "--spring.jmx.enabled=false",
@@ -248,6 +260,7 @@ class RateLimitIntegrationTests {
                 "--seckill.rate-limit.per-buyer.burst=" + WithRateLimits.BUYER_BURST,
                 "--seckill.rate-limit.per-address.rate=0.2",
                 "--seckill.rate-limit.per-address.burst=" + WithRateLimits.ADDRESS_BURST,
-                "--seckill.rate-limit.trusted-proxies=127.0.0.1,10.0.0.0/8");
+                "--seckill.rate-limit.trusted-proxies=127.0.0.1,10.0.0.0/8"));
+        return new SpringApplicationBuilder(Application.class).profiles("test").run(arguments.toArray(String[]::new));
     }
 }

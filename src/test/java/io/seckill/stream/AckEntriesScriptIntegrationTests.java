@@ -52,7 +52,7 @@ class AckEntriesScriptIntegrationTests {
         assertThat(delivered).hasSize(2);
 
         // XACK + XDEL of the two written entries
-        assertThat(ackEntries.ack(stream, ids.subList(0, 2))).isEqualTo(2);
+        assertThat(ackEntries.ack(stream, properties.group(), ids.subList(0, 2))).isEqualTo(2);
 
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isZero();
         assertThat(redis.opsForStream().range(stream, Range.unbounded()))
@@ -65,9 +65,9 @@ class AckEntriesScriptIntegrationTests {
         redis.opsForStream().createGroup(stream, ReadOffset.from("0"), properties.group());
         redis.opsForStream().read(Consumer.from(properties.group(), "writer"), StreamReadOptions.empty().count(1),
                 StreamOffset.create(stream, ReadOffset.lastConsumed()));
-        assertThat(ackEntries.ack(stream, List.of(id))).isEqualTo(1);
+        assertThat(ackEntries.ack(stream, properties.group(), List.of(id))).isEqualTo(1);
 
-        assertThat(ackEntries.ack(stream, List.of(id))).isZero();
+        assertThat(ackEntries.ack(stream, properties.group(), List.of(id))).isZero();
 
         assertThat(redis.opsForStream().size(stream)).isZero();
     }
@@ -80,14 +80,14 @@ class AckEntriesScriptIntegrationTests {
         read("reader-a", 2);
         read("reader-b", 2);
 
-        assertThat(ackEntries.ack(stream, ids.subList(2, 4))).isEqualTo(2);
+        assertThat(ackEntries.ack(stream, properties.group(), ids.subList(2, 4))).isEqualTo(2);
 
         // A's entries still wait for their write, 5 for its first read: nothing but B's left the stream.
         assertThat(entryIds()).containsExactly(ids.get(0), ids.get(1), ids.get(4));
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(2);
 
         // A's batch written: everything delivered is acknowledged, only the unread entry is left.
-        assertThat(ackEntries.ack(stream, ids.subList(0, 2))).isEqualTo(2);
+        assertThat(ackEntries.ack(stream, properties.group(), ids.subList(0, 2))).isEqualTo(2);
 
         assertThat(entryIds()).containsExactly(ids.get(4));
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isZero();
@@ -102,8 +102,8 @@ class AckEntriesScriptIntegrationTests {
         read("crashed", 1);
         read("reader-b", 1);
 
-        assertThat(ackEntries.ack(stream, List.of(ids.get(0)))).isEqualTo(1);
-        assertThat(ackEntries.ack(stream, List.of(ids.get(2)))).isEqualTo(1);
+        assertThat(ackEntries.ack(stream, properties.group(), List.of(ids.get(0)))).isEqualTo(1);
+        assertThat(ackEntries.ack(stream, properties.group(), List.of(ids.get(2)))).isEqualTo(1);
 
         assertThat(entryIds()).containsExactly(ids.get(1));
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(1);
@@ -117,7 +117,7 @@ class AckEntriesScriptIntegrationTests {
         redis.opsForStream().createGroup(stream, ReadOffset.from("0"), properties.group());
         read("reader-a", 5);
 
-        assertThat(ackEntries.ack(stream, List.of(ids.get(0), ids.get(1), ids.get(3), ids.get(4)))).isEqualTo(4);
+        assertThat(ackEntries.ack(stream, properties.group(), List.of(ids.get(0), ids.get(1), ids.get(3), ids.get(4)))).isEqualTo(4);
 
         assertThat(entryIds()).containsExactly(ids.get(2));
         assertThat(redis.opsForStream().pending(stream, properties.group()).getTotalPendingMessages()).isEqualTo(1);

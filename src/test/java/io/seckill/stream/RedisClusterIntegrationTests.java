@@ -175,7 +175,7 @@ class RedisClusterIntegrationTests {
         }
 
         // XAUTOCLAIM by the pending sweeper, through Lettuce's cluster connection, once the entry is idle
-        await().atMost(DRAINED).until(() -> api.get("/api/orders/" + orderId).status() == 200);
+        await().atMost(DRAINED).until(() -> api.getOrder(orderId, 7).status() == 200);
         awaitEveryShardDrained();
         new Invariants(redis, jdbc, keys).assertHold(voucher, 5);
     }

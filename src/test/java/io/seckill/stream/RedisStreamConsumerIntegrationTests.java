@@ -12,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.camel.CamelContext;
+import org.apache.camel.builder.RouteBuilder;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.stream.MapRecord;
@@ -113,5 +116,35 @@ class RedisStreamConsumerIntegrationTests {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void anEndpointReadingThroughAnotherGroupAcknowledgesInThatGroup() throws Exception {
+        String key = "stream-test:{" + UUID.randomUUID() + "}";
+        String routeId = "auditors-" + UUID.randomUUID();
+        List<Object> read = new CopyOnWriteArrayList<>();
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from("redis-stream:" + key + "?group=auditors&consumerName=auditor-1&blockMillis=200")
+                        .routeId(routeId).process(exchange -> read.addAll(exchange.getIn().getBody(List.class)));
+            }
+        });
+        try {
+            // XADD ×3
+            for (int n = 1; n <= 3; n++) {
+                redis.opsForStream().add(key, Map.of("n", Integer.toString(n)));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> read.size() == 3);
+            // XPENDING key auditors, XLEN key: acknowledged in the endpoint's own group, and gone
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(redis.opsForStream().pending(key, "auditors").getTotalPendingMessages()).isZero();
+                assertThat(redis.opsForStream().size(key)).isZero();
+            });
+        } finally {
+            camel.getRouteController().stopRoute(routeId);
+            camel.removeRoute(routeId);
+            redis.delete(key);
+        }
     }
 }

@@ -22,10 +22,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.Environment;
 
 /**
  * The service's REST API as a buyer or an operator calls it: plain HTTP, answers as status + JSON. Anonymous, as a
- * buyer is; {@link #asOperator()} sends the operator's credentials (HTTP Basic), as a script or Prometheus does.
+ * buyer is; {@link #asOperator()} sends the operator's credentials (HTTP Basic), as a script or Prometheus does, and
+ * so does creating a voucher ({@link #createVoucher(String)}) when the client knows them.
  */
 public class ApiClient {
 
@@ -37,6 +39,8 @@ public class ApiClient {
     private final String operatorUsername;
     private final String operatorPassword;
     private final String authorization;
+    /** Signs payments when the service wants them signed (seckill.payment.signing-secret), else null. */
+    private final PaymentGateway gateway;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public ApiClient(String base) {
@@ -45,44 +49,77 @@ public class ApiClient {
 
     /** A client that knows the operator's login (and uses it only from {@link #asOperator()} on). */
     public ApiClient(String base, String operatorUsername, String operatorPassword) {
-        this(base, base, operatorUsername, operatorPassword, null);
+        this(base, base, operatorUsername, operatorPassword, null, null);
     }
 
     /** A client of a service whose API (base) and actuator, console and login (management) listen apart. */
     public ApiClient(String base, String management, String operatorUsername, String operatorPassword) {
-        this(base, management, operatorUsername, operatorPassword, null);
+        this(base, management, operatorUsername, operatorPassword, null, null);
     }
 
     private ApiClient(String base, String management, String operatorUsername, String operatorPassword,
-            String authorization) {
+            String authorization, PaymentGateway gateway) {
         this.base = base;
         this.management = management;
         this.operatorUsername = operatorUsername;
         this.operatorPassword = operatorPassword;
         this.authorization = authorization;
+        this.gateway = gateway;
     }
 
-    /** A client of a service started in this JVM, on whichever engine its API runs. */
+    /** A client of a service started in this JVM, on whichever engine its API runs, knowing its operator's login. */
     public static ApiClient of(ApplicationContext service) {
-        String tomcat = "http://127.0.0.1:" + service.getEnvironment().getRequiredProperty("local.server.port");
+        Environment settings = service.getEnvironment();
+        String tomcat = "http://127.0.0.1:" + settings.getRequiredProperty("local.server.port");
         String api = service.getBeanProvider(ApiListener.class).stream()
                 .map(listener -> "http://127.0.0.1:" + listener.port()).findFirst().orElse(tomcat);
-        return new ApiClient(api, tomcat, null, null);
+        return new ApiClient(api, tomcat, settings.getProperty("seckill.operator.username", "operator"),
+                settings.getProperty("seckill.operator.password"))
+                .signingPaymentsWith(settings.getProperty("seckill.payment.signing-secret"));
+    }
+
+    /** The same client signing its payments as the gateway does with this secret (none when null or blank). */
+    public ApiClient signingPaymentsWith(String secret) {
+        PaymentGateway signer = secret == null || secret.isBlank() ? null : new PaymentGateway(secret);
+        return new ApiClient(base, management, operatorUsername, operatorPassword, authorization, signer);
+    }
+
+    /** The same client calling the API at another of this machine's addresses (an IPv4 literal). */
+    public ApiClient at(String address) {
+        return new ApiClient("http://" + address + ":" + URI.create(base).getPort(), management, operatorUsername,
+                operatorPassword, authorization, gateway);
     }
 
     /** The same client sending the operator's credentials with every request. */
     public ApiClient asOperator() {
-        if (operatorPassword == null) {
+        if (!knowsOperator()) {
             throw new IllegalStateException("This client does not know the operator's login");
         }
         return withBasicAuth(operatorUsername, operatorPassword);
+    }
+
+    /**
+     * As the operator when this client knows the login; else as it is, which a service without an operator password
+     * accepts for admin verbs from this host.
+     */
+    public ApiClient asOperatorIfKnown() {
+        return knowsOperator() ? asOperator() : this;
+    }
+
+    private boolean knowsOperator() {
+        return operatorPassword != null && !operatorPassword.isBlank();
     }
 
     /** The same client sending these credentials (HTTP Basic) with every request. */
     public ApiClient withBasicAuth(String username, String password) {
         String token = java.util.Base64.getEncoder()
                 .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
-        return new ApiClient(base, management, operatorUsername, operatorPassword, "Basic " + token);
+        return new ApiClient(base, management, operatorUsername, operatorPassword, "Basic " + token, gateway);
+    }
+
+    /** The Authorization header this client sends, or null: for requests written by hand ({@link #raw}). */
+    public String authorization() {
+        return authorization;
     }
 
     public String base() {
@@ -97,11 +134,16 @@ public class ApiClient {
 
     /** Creates a voucher on sale from now on, never ending; answers its id. */
     public long createVoucher(int stock) {
-        Answer answer = post("/api/vouchers", "{\"title\":\"Test voucher\",\"stock\":" + stock + "}");
+        Answer answer = createVoucher("{\"title\":\"Test voucher\",\"stock\":" + stock + "}");
         if (answer.status() != 201) {
             throw new IllegalStateException("Voucher not created: " + answer);
         }
         return answer.json().get("id").asLong();
+    }
+
+    /** {@code POST /api/vouchers}, an admin verb: with the operator's login when this client knows it. */
+    public Answer createVoucher(String json) {
+        return asOperatorIfKnown().post("/api/vouchers", json);
     }
 
     /** Orders one unit for each buyer, each expected to be accepted; answers the order ids, in buyer order. */
@@ -122,26 +164,44 @@ public class ApiClient {
     }
 
     public Answer order(Object voucherId, String userId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/api/vouchers/" + voucherId + "/orders"))
-                .POST(HttpRequest.BodyPublishers.noBody());
-        if (userId != null) {
-            request.header("X-User-Id", userId);
-        }
-        return send(request);
+        return send(asBuyer(userId, HttpRequest.newBuilder(URI.create(base + "/api/vouchers/" + voucherId + "/orders"))
+                .POST(HttpRequest.BodyPublishers.noBody())));
     }
 
-    /** {@code POST /api/orders/{orderId}/payment} as the buyer in {@code X-User-Id} (none when null). */
+    /** {@code GET /api/orders/{orderId}} as the buyer in {@code X-User-Id} (none when null). */
+    public Answer getOrder(String orderId, String userId) {
+        return send(asBuyer(userId, HttpRequest.newBuilder(URI.create(base + "/api/orders/" + orderId)).GET()));
+    }
+
+    public Answer getOrder(String orderId, long userId) {
+        return getOrder(orderId, Long.toString(userId));
+    }
+
+    /**
+     * {@code POST /api/orders/{orderId}/payment} as the buyer in {@code X-User-Id} (none when null), signed as the
+     * gateway signs it when this client knows the secret.
+     */
     public Answer pay(String orderId, String userId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/api/orders/" + orderId + "/payment"))
-                .POST(HttpRequest.BodyPublishers.noBody());
-        if (userId != null) {
-            request.header("X-User-Id", userId);
+        return pay(orderId, userId, gateway == null || userId == null ? null : gateway.sign(orderId, userId));
+    }
+
+    /** A payment with this {@code X-Payment-Signature} (none when null). */
+    public Answer pay(String orderId, String userId, String signature) {
+        HttpRequest.Builder request = asBuyer(userId, HttpRequest.newBuilder(
+                URI.create(base + "/api/orders/" + orderId + "/payment")).POST(HttpRequest.BodyPublishers.noBody()));
+        if (signature != null) {
+            request.header("X-Payment-Signature", signature);
         }
         return send(request);
     }
 
     public Answer pay(String orderId, long userId) {
         return pay(orderId, Long.toString(userId));
+    }
+
+    /** The request as the gateway in front passes it on: the buyer in the {@code X-User-Id} header, when known. */
+    private static HttpRequest.Builder asBuyer(String userId, HttpRequest.Builder request) {
+        return userId == null ? request : request.header("X-User-Id", userId);
     }
 
     public Answer get(String path) {
@@ -202,6 +262,33 @@ public class ApiClient {
 
     public Answer raw(String request) {
         return raw(request, null);
+    }
+
+    /**
+     * A connection to the API with these bytes sent and the rest still to come, as a slow or idle client leaves
+     * it; its answer, once the server gives one, is read with {@link #answerOn}.
+     */
+    public Socket open(String start) {
+        URI uri = URI.create(base);
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(uri.getHost(), uri.getPort()), 5000);
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(start.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return socket;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The answer on a connection, read until the server closes it. */
+    public static Answer answerOn(Socket socket) {
+        try {
+            return parse(socket.getInputStream().readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Answer parse(byte[] response) throws IOException {

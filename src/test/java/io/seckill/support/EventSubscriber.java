@@ -19,9 +19,11 @@ public final class EventSubscriber implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> connection;
     private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
 
-    /** SUBSCRIBE channel; returns once Redis confirmed the subscription. */
+    /** SUBSCRIBE channel (with the service's password, if any); returns once Redis confirmed the subscription. */
     public EventSubscriber(LettuceConnectionFactory redis, String channel) {
-        client = RedisClient.create(RedisURI.create(redis.getHostName(), redis.getPort()));
+        RedisURI uri = RedisURI.create(redis.getHostName(), redis.getPort());
+        redis.getStandaloneConfiguration().getPassword().toOptional().ifPresent(uri::setPassword);
+        client = RedisClient.create(uri);
         connection = client.connectPubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
             @Override

@@ -4,7 +4,6 @@ import io.seckill.Application;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -19,8 +18,7 @@ public final class InProcessService implements AutoCloseable {
 
     private InProcessService(ConfigurableApplicationContext context) {
         this.context = context;
-        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        this.api = new ApiClient("http://127.0.0.1:" + port);
+        this.api = ApiClient.of(context);
     }
 
     /**

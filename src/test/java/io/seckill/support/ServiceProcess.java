@@ -82,11 +82,15 @@ public final class ServiceProcess implements AutoCloseable {
             List<String> launch) {
         Map<String, String> settings = new LinkedHashMap<>(properties);
         settings.computeIfAbsent("server.port", key -> Integer.toString(freePort()));
+        // Everything on server.port unless a test asks for Netty: the child's probes, metrics and console there.
+        settings.putIfAbsent("seckill.api.engine", "platform-http");
         // With the netty-http engine the actuator is on Tomcat's port of its own.
         if ("netty-http".equals(settings.get("seckill.api.engine"))) {
             settings.computeIfAbsent("seckill.api.management-port", key -> Integer.toString(freePort()));
         }
         settings.putIfAbsent("seckill.operator.password", OPERATOR_PASSWORD);
+        // Ready in seconds: the crash and restart tests measure other things than a warm JIT.
+        settings.putIfAbsent("seckill.warm-up.enabled", "false");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(launch);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
 /**
  * A redis-server owned by the test (embedded-redis jar, free port): a fresh one for service processes run with
@@ -25,9 +26,13 @@ public final class StandaloneRedis implements AutoCloseable {
         this.client = RedisPort.connect(port);
     }
 
-    /** A Redis of its own, nothing persisted. */
-    public static StandaloneRedis start(Path dir) {
-        return start(dir, false);
+    /**
+     * A Redis of its own, nothing persisted.
+     *
+     * @param settings more redis.conf lines ({@code "maxmemory 10mb"})
+     */
+    public static StandaloneRedis start(Path dir, String... settings) {
+        return start(dir, false, settings);
     }
 
     /** A Redis loading the append-only file in {@code dir}. */
@@ -35,15 +40,18 @@ public final class StandaloneRedis implements AutoCloseable {
         return start(dir, true);
     }
 
-    private static StandaloneRedis start(Path dir, boolean appendOnly) {
+    private static StandaloneRedis start(Path dir, boolean appendOnly, String... settings) {
         int port = ServiceProcess.freePort();
         try {
             Files.createDirectories(dir);
-            RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+            RedisServerBuilder builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
                     .setting("dir " + dir.toAbsolutePath())
                     .setting("save \"\"")
-                    .setting("appendonly " + (appendOnly ? "yes" : "no"))
-                    .build();
+                    .setting("appendonly " + (appendOnly ? "yes" : "no"));
+            for (String setting : settings) {
+                builder.setting(setting);
+            }
+            RedisServer server = builder.build();
             server.start();
             return new StandaloneRedis(server, port);
         } catch (IOException e) {

@@ -1,5 +1,8 @@
 package io.seckill.support;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +34,18 @@ public class Stores {
     }
 
     /** Every {@code seckill:*} key with its content, and every row of both tables. */
+    /**
+     * Orders one unit as this buyer and returns once its row is written and the writer has acknowledged and deleted
+     * every entry of these order streams (XLEN 0), so that a snapshot taken next stays put.
+     */
+    public String written(ApiClient api, List<String> orderStreams, long voucher, long buyer) {
+        String orderId = api.orderAccepted(voucher, buyer).get(0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> api.getOrder(orderId, buyer).status() == 200);
+        await().atMost(Duration.ofSeconds(30)).until(() -> orderStreams.stream()
+                .allMatch(stream -> Long.valueOf(0).equals(redis.opsForStream().size(stream))));
+        return orderId;
+    }
+
     public Snapshot snapshot() {
         Map<String, Object> keys = keys("seckill:*");
         // The order-id worker counter moves with each start, not with requests.

@@ -5,6 +5,7 @@ import io.seckill.operator.OperatorProperties;
 import io.seckill.stream.RedisKeys;
 import io.seckill.stream.StreamProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
@@ -21,11 +22,12 @@ public class TestSupport {
 
     @Bean
     @Lazy
-    ApiClient apiClient(@LocalServerPort int port, OperatorProperties operator, ObjectProvider<ApiListener> netty) {
+    ApiClient apiClient(@LocalServerPort int port, OperatorProperties operator,
+            @Value("${seckill.payment.signing-secret:}") String paymentSecret, ObjectProvider<ApiListener> netty) {
         String tomcat = "http://127.0.0.1:" + port;
         ApiListener api = netty.getIfAvailable();
         return new ApiClient(api == null ? tomcat : "http://127.0.0.1:" + api.port(), tomcat, operator.username(),
-                operator.password());
+                operator.password()).signingPaymentsWith(paymentSecret);
     }
 
     @Bean

@@ -118,6 +118,23 @@ class PendingSweeperIntegrationTests {
     }
 
     @Test
+    void entryDeliveredTooOftenWhoseOrderIdIsWrittenForAnotherBuyerBecomesADeadLetter() {
+        long voucher = api.createVoucher(2);
+        String orderId = api.order(voucher, 1).json().get("orderId").asText();
+        await().atMost(Duration.ofSeconds(30)).until(() -> rowsOfOrder(Long.parseLong(orderId)) == 1);
+
+        // Another buyer's entry under the same orderId, delivered too often: not the written order, not done.
+        String id = streams.addPendingFor("crashed", 2, LONG_AGO_MILLIS,
+                order(Long.parseLong(orderId), voucher, 2));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> streams.deadLetterCount() == 1 && streams.quiet());
+        assertThat(streams.deadLetters().get(0)).containsEntry("sourceId", id).containsEntry("userId", "2")
+                .containsEntry("reason", "exceeded 2 deliveries");
+        assertThat(db.queryForObject("SELECT user_id FROM orders WHERE order_id = ?", Long.class,
+                Long.parseLong(orderId))).isEqualTo(1);
+    }
+
+    @Test
     void entryHeldByAnotherConsumerIsNotDeadLetteredHere() {
         long orderId = nextOrderId();
         // Just read by another live instance: not idle, so no sweeper takes it yet

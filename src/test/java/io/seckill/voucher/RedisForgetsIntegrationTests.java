@@ -13,6 +13,7 @@ import io.seckill.support.LastUnitRace;
 import io.seckill.support.OlderRedisCopy;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,9 @@ class RedisForgetsIntegrationTests {
 
     @Autowired
     DataSource dataSource;
+
+    @Autowired
+    VoucherRepository repository;
 
     @Test
     void flushedWhileRunningTheServiceRebuildsFromTheDatabaseAndGoesOnWithoutOverselling() {
@@ -125,6 +129,25 @@ class RedisForgetsIntegrationTests {
     }
 
     @Test
+    void aVoucherEndedLongerAgoThanItsOrdersCanBeCancelledIsNoLongerSurveyed() {
+        Instant now = Instant.now();
+        long onSale = api.createVoucher(5);
+        // In the database only, as vouchers whose hashes Redis has since lost. The grace after the end is
+        // seckill.order.payment-timeout (15 min) + max-overdue-age (2 min).
+        long endedLately = repository.insert(new VoucherRequest("ended lately", 5, now.minus(Duration.ofHours(1)),
+                now.minus(Duration.ofMinutes(1)))).id();
+        long endedLongAgo = repository.insert(new VoucherRequest("ended long ago", 5, now.minus(Duration.ofDays(2)),
+                now.minus(Duration.ofDays(1)))).id();
+        // DEL voucher: after the ended ones are in the database, so the check that rebuilds it saw them too
+        redis.delete(keys.voucher(onSale));
+
+        // Rebuilt: the stock is back and the rebuild's mark gone (a hash holding only the mark is a rebuild under way).
+        await().atMost(DEADLINE).until(() -> rebuilt(onSale) && rebuilt(endedLately));
+        assertThat(redis.opsForHash().get(keys.voucher(endedLately), "stock")).isEqualTo("5");
+        assertThat(redis.hasKey(keys.voucher(endedLongAgo))).isFalse(); // EXISTS
+    }
+
+    @Test
     void voucherBeingRebuiltAnswers503WithRetryAfterAndChangesNothing() {
         long voucher = api.createVoucher(3);
         String token = "another-instance@" + System.currentTimeMillis();
@@ -159,6 +182,12 @@ class RedisForgetsIntegrationTests {
 
     private long rows(long voucher) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE voucher_id = ?", Long.class, voucher);
+    }
+
+    /** HMGET voucher stock rebuilding: its figures are back and no rebuild is under way. */
+    private boolean rebuilt(long voucher) {
+        List<Object> state = redis.opsForHash().multiGet(keys.voucher(voucher), List.of("stock", "rebuilding"));
+        return state.get(0) != null && state.get(1) == null;
     }
 
     /** XLEN 0: every order written and acknowledged (the writer deletes what it acknowledges). */

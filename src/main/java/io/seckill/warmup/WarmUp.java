@@ -1,0 +1,229 @@
+package io.seckill.warmup;
+
+import io.seckill.api.ApiListener;
+import io.seckill.api.WarmUpRequests;
+import io.seckill.order.SaleView;
+import io.seckill.stream.RedisKeys;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.camel.CamelContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs the order request's path before any buyer does, so that the first second of a sale is served by compiled
+ * code: a freshly started JVM interprets it, and a service restarted a minute before a sale sold at a fraction of
+ * Redis's speed for minutes. Once the routes run, this sends order requests to the service's own API port
+ * ({@link WarmUpLoad}: {@code concurrency} keep-alive connections, each sending its next request once answered),
+ * through the real HTTP engine, REST binding, route, sale view and admission script, on two vouchers of its own
+ * ({@link WarmUpRequests}) whose keys live apart from every user's ({@link RedisKeys#warmUp}); three in four are
+ * accepted, one in four refused as sold out. Meanwhile readiness is DOWN ({@link WarmUpHealthIndicator}) and the API
+ * answers anyone else 503 UNAVAILABLE. It stops after {@code max-duration}, or after {@code min-duration} once the
+ * JIT's compilers have little left to do (under 50 ms of compiling a second, three seconds in a row); then it
+ * deletes every key it made, forgets its vouchers in the sale view, and opens the API. No stream entry, row, event
+ * or metric of the service's own is left (the HTTP server's and Camel's request counters do count its requests).
+ */
+@Component
+@EnableConfigurationProperties(WarmUpProperties.class)
+public class WarmUp {
+
+    /** What the warm-up did, for readiness and the log. */
+    public record Outcome(String state, long requests, double seconds, long lastSecondRate) {}
+
+    private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
+    private static final long STOCK = 1_000_000_000_000L;
+    /**
+     * The JIT has compiled the path once its compilers spent less than this of a second compiling, three seconds in
+     * a row (java.lang.management's CompilationMXBean).
+     */
+    private static final long SETTLED_COMPILE_MILLIS_PER_SECOND = 50;
+    private static final int SETTLED_SECONDS = 3;
+    private static final int CHUNK = 1000;
+    private static final String HOST = "127.0.0.1";
+
+    private final WarmUpProperties properties;
+    private final WarmUpRequests requests;
+    private final StringRedisTemplate redis;
+    private final RedisKeys keys;
+    private final SaleView saleView;
+    private final ObjectProvider<ApiListener> nettyApi;
+    private final CamelContext camel;
+    private volatile Outcome outcome;
+
+    WarmUp(WarmUpProperties properties, WarmUpRequests requests, StringRedisTemplate redis, RedisKeys keys,
+            SaleView saleView, ObjectProvider<ApiListener> nettyApi, CamelContext camel) {
+        this.camel = camel;
+        this.properties = properties;
+        this.requests = requests;
+        this.redis = redis;
+        this.keys = keys.warmUp();
+        this.saleView = saleView;
+        this.nettyApi = nettyApi;
+    }
+
+    /** Null while the warm-up runs. */
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void start(ApplicationReadyEvent ready) {
+        if (!properties.enabled()) {
+            finish(new Outcome("off", 0, 0, 0));
+            return;
+        }
+        ApiListener netty = nettyApi.getIfAvailable();
+        Environment settings = ready.getApplicationContext().getEnvironment();
+        int port = netty != null ? netty.port() : settings.getRequiredProperty("local.server.port", Integer.class);
+        Thread thread = new Thread(() -> run(port), "seckill-warm-up");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run(int port) {
+        long buyers = 0;
+        Outcome result;
+        try {
+            prepare();
+            // Spring is ready a moment before Camel says it has started every route; the API answers 503 until then.
+            while (!camel.isStarted()) {
+                Thread.sleep(20);
+            }
+            Driven driven = drive(port);
+            buyers = driven.requests();
+            result = new Outcome("done", driven.requests(), driven.seconds(), driven.lastSecondRate());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result = new Outcome("interrupted", 0, 0, 0);
+        } catch (RuntimeException e) {
+            log.warn("Warm-up failed ({}); the API opens without it", e.toString());
+            result = new Outcome("failed: " + e.getMessage(), 0, 0, 0);
+        }
+        try {
+            clean(buyers);
+        } catch (RuntimeException e) {
+            log.warn("Warm-up's keys (seckill:warm-up:*) not all deleted: {}", e.toString());
+        }
+        finish(result);
+    }
+
+    private void finish(Outcome result) {
+        saleView.changed(WarmUpRequests.ON_SALE);
+        saleView.changed(WarmUpRequests.SOLD_OUT);
+        outcome = result;
+        requests.finished();
+        if ("done".equals(result.state())) {
+            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second; the API is open",
+                    result.requests(), String.format("%.1f", result.seconds()), result.lastSecondRate());
+        } else {
+            log.info("Warm-up {}; the API is open", result.state());
+        }
+    }
+
+    /** HSET of both vouchers, on sale since the epoch, never ending. */
+    private void prepare() {
+        redis.opsForHash().putAll(keys.voucher(WarmUpRequests.ON_SALE),
+                Map.of("stock", Long.toString(STOCK), "beginAt", "0"));
+        redis.opsForHash().putAll(keys.voucher(WarmUpRequests.SOLD_OUT), Map.of("stock", "0", "beginAt", "0"));
+    }
+
+    private record Driven(long requests, double seconds, long lastSecondRate) {}
+
+    private Driven drive(int port) throws InterruptedException {
+        String token = requests.token();
+        try (WarmUpLoad load = new WarmUpLoad(buyer -> WarmUpLoad.post(HOST + ":" + port,
+                "/api/vouchers/" + voucherOf(buyer) + "/orders",
+                Map.of("X-User-Id", Long.toString(buyer), WarmUpRequests.HEADER, token)))) {
+            long started = System.nanoTime();
+            load.start(HOST, port, properties.concurrency());
+            long maxNanos = properties.maxDuration().toNanos();
+            long minNanos = properties.minDuration().toNanos();
+            CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+            boolean compilerTimed = compiler != null && compiler.isCompilationTimeMonitoringSupported();
+            long compiledAtSecond = compilerTimed ? compiler.getTotalCompilationTime() : 0;
+            long answeredAtSecond = 0;
+            long lastRate = 0;
+            int settled = 0;
+            long elapsed = 0;
+            while (elapsed < maxNanos && (elapsed < minNanos || settled < SETTLED_SECONDS)) {
+                Thread.sleep(1000);
+                elapsed = System.nanoTime() - started;
+                long answered = load.answered();
+                lastRate = answered - answeredAtSecond;
+                answeredAtSecond = answered;
+                long compiled = compilerTimed ? compiler.getTotalCompilationTime() : 0;
+                settled = compilerTimed && compiled - compiledAtSecond < SETTLED_COMPILE_MILLIS_PER_SECOND
+                        ? settled + 1 : 0;
+                compiledAtSecond = compiled;
+            }
+            load.stop(10, TimeUnit.SECONDS);
+            if (!load.unexpected().isEmpty()) {
+                log.warn("Warm-up: of its {} order requests, these were not answered 202 or 409: {}", load.sent(),
+                        load.unexpected());
+            }
+            return new Driven(load.sent(), (System.nanoTime() - started) / 1e9, lastRate);
+        }
+    }
+
+    /** Three in four of the warm-up's buyers order from the voucher on sale, the fourth from the sold-out one. */
+    private static long voucherOf(long buyer) {
+        return buyer % 4 == 0 ? WarmUpRequests.SOLD_OUT : WarmUpRequests.ON_SALE;
+    }
+
+    /** UNLINK every key the warm-up's orders made, pipelined in chunks: its vouchers, streams, buckets. */
+    private void clean(long buyers) {
+        List<String> made = new ArrayList<>();
+        for (long voucher : new long[] {WarmUpRequests.ON_SALE, WarmUpRequests.SOLD_OUT}) {
+            made.add(keys.voucher(voucher));
+            made.add(keys.buyers(voucher));
+            for (int address = 0; address <= 0xff; address++) {
+                made.add(keys.rateLimit(voucher, "address", "warm-up-" + address));
+            }
+        }
+        for (String stream : keys.orderStreams()) {
+            made.add(stream);
+            made.add(keys.dueOrdersOf(stream));
+        }
+        unlink(made);
+        List<String> buckets = new ArrayList<>(CHUNK);
+        for (long buyer = 1; buyer <= buyers; buyer++) {
+            buckets.add(keys.rateLimit(voucherOf(buyer), "buyer", Long.toString(buyer)));
+            if (buckets.size() == CHUNK) {
+                unlink(buckets);
+                buckets.clear();
+            }
+        }
+        unlink(buckets);
+    }
+
+    private void unlink(List<String> keyNames) {
+        if (keyNames.isEmpty()) {
+            return;
+        }
+        // UNLINK, one key per command: on a Redis Cluster the keys of one call must share a slot.
+        redis.executePipelined((RedisCallback<Object>) connection -> {
+            for (String key : keyNames) {
+                unlinkOne(connection, key);
+            }
+            return null;
+        });
+    }
+
+    private static void unlinkOne(RedisConnection connection, String key) {
+        connection.keyCommands().unlink(key.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,97 @@
+package io.seckill.warmup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.seckill.support.ApiClient;
+import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.Prometheus;
+import io.seckill.support.SeckillIntegrationTest;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The self warm-up of a fresh service: readiness DOWN and the API 503 UNAVAILABLE while it runs, then open, with
+ * nothing left behind that a user or an operator could see.
+ */
+@SeckillIntegrationTest
+@TestPropertySource(properties = {
+    "seckill.warm-up.enabled=true",
+    "seckill.warm-up.min-duration=10s",
+    "seckill.warm-up.max-duration=10s",
+    "seckill.rate-limit.per-buyer.rate=5",
+    "seckill.rate-limit.per-address.rate=2000"
+})
+class WarmUpIntegrationTests {
+
+    @Autowired
+    ApiClient api;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Test
+    void aFreshServiceWarmsItselfUpBeforeItIsReadyAndLeavesNoTrace() {
+        // The context has just started: the warm-up runs for 10 s.
+        Answer readiness = api.asOperator().get("/actuator/health/readiness");
+        assertThat(readiness.status()).isEqualTo(503);
+        assertThat(readiness.json().at("/components/warmUp/details/state").asText()).isEqualTo("warming up");
+        // The probe on the API's own port says the same (on netty-http its answer, not Tomcat's).
+        assertThat(apiPortProbe("readiness").status()).isEqualTo(503);
+        assertThat(apiPortProbe("readiness").body()).isEqualTo("{\"status\":\"DOWN\"}");
+        assertThat(apiPortProbe("liveness").status()).isEqualTo(200);
+        Answer order = api.order(1, 7);
+        assertThat(order.status()).isEqualTo(503);
+        assertThat(order.code()).isEqualTo("UNAVAILABLE");
+        assertThat(order.header("Retry-After")).isEqualTo("1");
+        // Not even the warm-up's own vouchers, without its token.
+        assertThat(api.order(Long.MAX_VALUE, 7).status()).isEqualTo(503);
+
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> api.get("/actuator/health/readiness").status() == 200);
+
+        assertThat(apiPortProbe("readiness").status()).isEqualTo(200);
+        assertThat(apiPortProbe("readiness").json().get("status").asText()).isEqualTo("UP");
+        JsonNode warmUp = api.asOperator().get("/actuator/health/readiness").json().at("/components/warmUp");
+        assertThat(warmUp.at("/status").asText()).isEqualTo("UP");
+        assertThat(warmUp.at("/details/state").asText()).isEqualTo("done");
+        assertThat(warmUp.at("/details/requests").asLong()).isGreaterThan(100);
+        assertThat(warmUp.at("/details/lastSecondRate").asLong()).isPositive();
+        // No trace: no key of its own left, no order in the stream, no row, no voucher, no buyer metric.
+        assertThat(redis.keys("seckill:warm-up:*")).isEmpty();
+        Set<String> keys = redis.keys("*");
+        assertThat(keys).noneMatch(key -> key.contains(Long.toString(Long.MAX_VALUE))
+                || key.contains(Long.toString(Long.MAX_VALUE - 1)) || key.contains("rate-limit"));
+        assertThat(redis.opsForStream().size("seckill:{s0}:orders")).isZero();
+        assertThat(redis.opsForZSet().size("seckill:{s0}:orders:due")).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vouchers", Long.class)).isZero();
+        Prometheus metrics = api.prometheus();
+        assertThat(metrics.sum("seckill_admissions_total", "outcome")).isZero();
+        assertThat(metrics.value("seckill_admissions_remembered_total")).isZero();
+        // Its vouchers are none of a buyer's, now as before: 404, not its keys.
+        assertThat(api.order(Long.MAX_VALUE, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
+        assertThat(api.order(Long.MAX_VALUE - 1, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
+
+        // And the service sells as usual.
+        long voucher = api.createVoucher(1);
+        assertThat(api.order(voucher, 7).status()).isEqualTo(202);
+        assertThat(api.order(voucher, 8).code()).isEqualTo("SOLD_OUT");
+    }
+
+    /** GET /actuator/health/{group} on the port the API listens on, as an orchestrator's probe of server.port. */
+    private Answer apiPortProbe(String group) {
+        return api.send(HttpRequest.newBuilder(URI.create(api.base() + "/actuator/health/" + group)).GET());
+    }
+}
