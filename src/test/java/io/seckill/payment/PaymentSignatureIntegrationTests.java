@@ -73,8 +73,10 @@ class PaymentSignatureIntegrationTests {
                 new PaymentGateway("someone-else's-secret-0123456789abcdef").sign(orderId, "7"));
         signatures.put("another order's", gateway.sign(otherOrder, "7"));
         signatures.put("another buyer's", gateway.sign(orderId, "8"));
-        signatures.put("301 s old", gateway.sign(Instant.now().minusSeconds(301), orderId, "7"));
-        signatures.put("301 s ahead", gateway.sign(Instant.now().plusSeconds(301), orderId, "7"));
+        // Beyond the 300 s tolerance by more than this test's own duration: the signature's time is whole seconds,
+        // and the service reads its clock later, so 301 s ahead was once 300 s when it was checked.
+        signatures.put("330 s old", gateway.sign(Instant.now().minusSeconds(330), orderId, "7"));
+        signatures.put("330 s ahead", gateway.sign(Instant.now().plusSeconds(330), orderId, "7"));
         signatures.put("its time changed", valid.replace("t=" + signedAt.getEpochSecond(),
                 "t=" + (signedAt.getEpochSecond() - 5)));
         Stores.Snapshot before = stores.snapshot();
