@@ -29,4 +29,14 @@ class ArchitectureTests {
             .that().resideInAPackage("io.seckill.stream..")
             .should().dependOnClassesThat(resideInAPackage("io.seckill..")
                     .and(not(resideInAnyPackage("io.seckill.stream..", "io.seckill.lua.."))));
+
+    /**
+     * The features refuse in their own words ({@code io.seckill.refusal}); only {@code io.seckill.api} knows what a
+     * refusal is on the wire (status, problem code, headers), and the intake's HTTP binding lives there.
+     */
+    @ArchTest
+    static final ArchRule featuresKnowNothingOfHttp = noClasses()
+            .that().resideInAnyPackage("io.seckill.order..", "io.seckill.voucher..", "io.seckill.expiry..",
+                    "io.seckill.deadletter..", "io.seckill.sweeper..", "io.seckill.refusal..")
+            .should().dependOnClassesThat(resideInAPackage("io.seckill.api.."));
 }

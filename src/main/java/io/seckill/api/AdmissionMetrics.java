@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
- * Counter {@code seckill.admissions}, tag {@code outcome}: every answer to an order, once. The admission bean counts
+ * Counter {@code seckill.admissions}, tag {@code outcome}: every answer to an order, once. The intake ({@link OrderPlacement}) counts
  * the orders it accepted; every refusal, whether the admission script decided it (sold_out, already_ordered,
  * not_started, ended, voucher_not_found) or a step before it (bad_request, rate_limited), reaches the buyer as a
  * problem of the route {@value #ROUTE_ID} and is counted by {@link ProblemResponses}, by its code (whether the route
@@ -33,27 +33,17 @@ public class AdmissionMetrics {
 
     private final MeterRegistry registry;
     private final Counter accepted;
-    private final Counter remembered;
     /** Read on every refusal, from many threads at once: no lock once a code's counter exists. */
     private final Map<ProblemCode, Counter> refused = new ConcurrentHashMap<>();
 
     public AdmissionMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.accepted = counter("accepted");
-        this.remembered = Counter.builder("seckill.admissions.remembered")
-                .description("Refusals answered from this instance's memory of Redis's answers, without a round trip"
-                        + " (counted by outcome in seckill.admissions as well)")
-                .register(registry);
         EXPECTED.forEach(this::refusedCounter);
     }
 
     public void accepted() {
         accepted.increment();
-    }
-
-    /** A refusal answered from memory (io.seckill.order.SaleView); its outcome is counted when it is answered. */
-    public void remembered() {
-        remembered.increment();
     }
 
     /** A problem answered by an API route; counted when that route is the order intake. */

@@ -1,5 +1,7 @@
 package io.seckill.api;
 
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.springframework.stereotype.Component;
@@ -21,7 +23,7 @@ public class BuyerIdentity {
     }
 
     /**
-     * @throws ApiException 400 BAD_REQUEST when the header is missing or not a positive 64-bit integer; several
+     * @throws Refusal 400 BAD_REQUEST when the header is missing or not a positive 64-bit integer; several
      *         headers are read as HTTP combines them (their values joined by commas), which is no id either
      */
     public long of(Exchange request) {

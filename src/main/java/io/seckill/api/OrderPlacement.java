@@ -1,14 +1,13 @@
-package io.seckill.order;
+package io.seckill.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.seckill.api.ApiException;
-import io.seckill.api.BuyerIdentity;
-import io.seckill.api.ProblemResponses;
-import io.seckill.api.RequestIds;
-import io.seckill.api.WarmUpRequests;
-import io.seckill.ratelimit.ClientAddresses;
+import io.seckill.api.ClientAddresses;
+import io.seckill.order.OrderAccepted;
+import io.seckill.order.OrderAdmission;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -22,7 +21,7 @@ import org.springframework.stereotype.Component;
  * is answered before anything touches Redis), admit (the buyer's and the client address's rate limits in the same
  * script: 429 before any unit is taken), answer 202 with the order. One bean call instead of five: each step's
  * {@code ${...}} arguments were parsed and converted on every request, a measurable share of the intake's CPU.
- * Every refusal is an {@link ApiException} (stackless), answered here as problem+json ({@link ProblemResponses#refuse}):
+ * Every refusal is a {@link Refusal} (stackless), answered here as problem+json ({@link ProblemResponses#refuse}):
  * in a flash crowd nearly every answer is one, and it must cost less than an acceptance, not go through the route's
  * exception handling. Anything else (Redis unusable, a fault) fails the route as before, and its error handling
  * answers it.
@@ -37,17 +36,20 @@ public class OrderPlacement {
     private final ClientAddresses clientAddresses;
     private final OrderAdmission admission;
     private final ProblemResponses problems;
+    private final AdmissionMetrics metrics;
     private final ObjectWriter accepted;
     private final WarmUpRequests warmUps;
 
     public OrderPlacement(RequestIds requestIds, ClientAddresses clientAddresses, OrderAdmission admission,
-            ProblemResponses problems, ObjectMapper json, BuyerIdentity buyers, WarmUpRequests warmUps) {
+            ProblemResponses problems, AdmissionMetrics metrics, ObjectMapper json, BuyerIdentity buyers,
+            WarmUpRequests warmUps) {
         this.requestIds = requestIds;
         this.warmUps = warmUps;
         this.buyers = buyers;
         this.clientAddresses = clientAddresses;
         this.admission = admission;
         this.problems = problems;
+        this.metrics = metrics;
         this.accepted = json.writerFor(OrderAccepted.class);
     }
 
@@ -67,19 +69,22 @@ public class OrderPlacement {
             // in the warm-up's keys, so the per-address limit lets the warm-up reach the rate a crowd would.
             String address = warmUp ? WARM_UP_ADDRESS + (userId & 0xff) : clientAddresses.of(exchange);
             admitted = admission.admit(voucherId, userId, address, warmUp);
-        } catch (ApiException refusal) {
+        } catch (Refusal refusal) {
             admitted = CompletableFuture.failedFuture(refusal);
         }
         boolean counted = !warmUp;
         return admitted.handle((order, failure) -> {
             if (failure == null) {
+                if (counted) {
+                    metrics.accepted();
+                }
                 Message answer = exchange.getMessage();
                 answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
                 answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
                 answer.setBody(json(order));
                 return null;
             }
-            ApiException refusal = ApiException.within(failure);
+            Refusal refusal = Refusal.within(failure);
             if (refusal == null) {
                 throw failure instanceof CompletionException wrapped ? wrapped : new CompletionException(failure);
             }
@@ -88,7 +93,7 @@ public class OrderPlacement {
         });
     }
 
-    private void refuse(Exchange exchange, ApiException refusal, boolean counted) {
+    private void refuse(Exchange exchange, Refusal refusal, boolean counted) {
         try {
             problems.refuse(exchange, refusal, counted);
         } catch (JsonProcessingException e) {

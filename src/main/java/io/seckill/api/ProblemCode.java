@@ -1,5 +1,7 @@
 package io.seckill.api;
 
+import io.seckill.refusal.Reason;
+
 /** The machine-readable codes of the contract's problem+json answers, each with its HTTP status and title. */
 public enum ProblemCode {
     BAD_REQUEST(400, "Bad request"),
@@ -52,6 +54,29 @@ public enum ProblemCode {
 
     public String title() {
         return title;
+    }
+
+    /** What a refusal of the features is on the wire. */
+    public static ProblemCode of(Reason reason) {
+        return switch (reason) {
+            case INVALID -> BAD_REQUEST;
+            case NOT_LOGGED_IN -> UNAUTHORIZED;
+            case PAYMENT_SIGNATURE_INVALID -> PAYMENT_SIGNATURE_INVALID;
+            case LOOPBACK_ONLY -> LOOPBACK_ONLY;
+            case VOUCHER_NOT_FOUND -> VOUCHER_NOT_FOUND;
+            case ORDER_NOT_FOUND -> ORDER_NOT_FOUND;
+            case NOT_STARTED -> NOT_STARTED;
+            case ENDED -> ENDED;
+            case SOLD_OUT -> SOLD_OUT;
+            case ALREADY_ORDERED -> ALREADY_ORDERED;
+            case PAYMENT_EXPIRED -> PAYMENT_EXPIRED;
+            case NOT_CREATED_YET -> NOT_CREATED_YET;
+            case RATE_LIMITED -> RATE_LIMITED;
+            case DATABASE_UNAVAILABLE -> DATABASE_UNAVAILABLE;
+            case VOUCHER_REBUILDING -> VOUCHER_REBUILDING;
+            case REDIS_UNAVAILABLE -> REDIS_UNAVAILABLE;
+            case UNAVAILABLE -> UNAVAILABLE;
+        };
     }
 
     /**

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.config.RedisOutage;
 import io.seckill.config.RedisOutageProperties;
+import io.seckill.refusal.Refusal;
 import java.util.Optional;
 import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePropertyKey;
@@ -18,7 +19,7 @@ import org.springframework.stereotype.Component;
  * Turns the exception an API route failed with into a problem+json response, and answers the order intake's
  * refusals, which are no failures ({@link #refuse}), in the same words. A Redis that cannot be used
  * ({@link RedisOutage}) is 503 REDIS_UNAVAILABLE with Retry-After, counted in {@code seckill.redis.unavailable}:
- * "try again in a moment", not "our fault". Anything else that is not an {@link ApiException} is a fault of ours:
+ * "try again in a moment", not "our fault". Anything else that is not a {@link Refusal} is a fault of ours:
  * logged with its stack trace, answered 500 without any internals.
  */
 @Component("problemResponses")
@@ -46,10 +47,10 @@ public class ProblemResponses {
         Throwable failure = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         String path = exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class);
         Problem problem;
-        ApiException api = ApiException.within(failure);
+        Refusal refusal = Refusal.within(failure);
         Optional<RedisOutage> redisOutage = RedisOutage.behind(failure);
-        if (api != null) {
-            problem = problem(exchange, api, path);
+        if (refusal != null) {
+            problem = problem(exchange, refusal, path);
         } else if (redisOutage.isPresent()) {
             problem = redisUnavailable(exchange, redisOutage.get(), path);
         } else {
@@ -67,26 +68,26 @@ public class ProblemResponses {
      * a failure: Camel's failure counters of {@value AdmissionMetrics#ROUTE_ID} stay for what went wrong, and the
      * refusal costs no exception handling (a quarter of a refusal's CPU in a profile of the sold-out path).
      */
-    public void refuse(Exchange exchange, ApiException refusal) throws JsonProcessingException {
+    public void refuse(Exchange exchange, Refusal refusal) throws JsonProcessingException {
         refuse(exchange, refusal, true);
     }
 
     /** @param counted false for the self warm-up's own requests, which no metric counts */
-    public void refuse(Exchange exchange, ApiException refusal, boolean counted) throws JsonProcessingException {
+    public void refuse(Exchange exchange, Refusal refusal, boolean counted) throws JsonProcessingException {
         if (counted) {
-            admissions.answered(AdmissionMetrics.ROUTE_ID, refusal.code());
+            admissions.answered(AdmissionMetrics.ROUTE_ID, ProblemCode.of(refusal.reason()));
         }
         write(exchange, problem(exchange, refusal, exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class)));
     }
 
-    private static Problem problem(Exchange exchange, ApiException api, String path) {
-        if (api.retryAfterSeconds() != null) {
-            exchange.getMessage().setHeader("Retry-After", api.retryAfterSeconds());
+    private static Problem problem(Exchange exchange, Refusal refusal, String path) {
+        if (refusal.retryAfterSeconds() != null) {
+            exchange.getMessage().setHeader("Retry-After", refusal.retryAfterSeconds());
         }
-        if (api.challenge() != null) {
-            exchange.getMessage().setHeader("WWW-Authenticate", api.challenge());
+        if (refusal.challenge() != null) {
+            exchange.getMessage().setHeader("WWW-Authenticate", refusal.challenge());
         }
-        return Problem.of(api.code(), api.getMessage(), path);
+        return Problem.of(ProblemCode.of(refusal.reason()), refusal.getMessage(), path);
     }
 
     /**

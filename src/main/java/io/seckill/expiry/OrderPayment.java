@@ -1,11 +1,11 @@
 package io.seckill.expiry;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
-import io.seckill.api.RequestIds;
 import io.seckill.config.SqlStatements;
 import io.seckill.order.OrderLookup;
 import io.seckill.order.OrderView;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.Optional;
@@ -61,7 +61,7 @@ public class OrderPayment {
             return pay(orderId, userId);
         } catch (TransientDataAccessException | DataAccessResourceFailureException outage) {
             // Not our bug and not the buyer's: the gateway retries the payment; nothing was recorded.
-            throw new ApiException(ProblemCode.UNAVAILABLE, "The payment of order " + orderId
+            throw new Refusal(Reason.UNAVAILABLE, "The payment of order " + orderId
                     + " could not be recorded now; try again", DATABASE_RETRY_SECONDS);
         }
     }
@@ -82,17 +82,17 @@ public class OrderPayment {
         }
         if (row.isEmpty()) {
             if (unpaid.scheduled(orderId, userId)) {
-                throw new ApiException(ProblemCode.NOT_CREATED_YET, "Order " + orderId
+                throw new Refusal(Reason.NOT_CREATED_YET, "Order " + orderId
                         + " is accepted but not written to the database yet; pay again in a moment",
                         NOT_CREATED_RETRY_SECONDS);
             }
-            throw new ApiException(ProblemCode.ORDER_NOT_FOUND, "Order " + orderId + " is not in the database");
+            throw new Refusal(Reason.ORDER_NOT_FOUND, "Order " + orderId + " is not in the database");
         }
         OrderView order = row.get();
         if (OrderView.PAID.equals(order.status())) {
             return new Outcome(order, false);
         }
-        throw new ApiException(ProblemCode.PAYMENT_EXPIRED, "Order " + orderId + " was not paid within its window"
+        throw new Refusal(Reason.PAYMENT_EXPIRED, "Order " + orderId + " was not paid within its window"
                 + (OrderView.CANCELLED.equals(order.status()) ? " and is cancelled" : " and is being cancelled"));
     }
 

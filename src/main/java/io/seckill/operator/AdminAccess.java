@@ -1,9 +1,9 @@
 package io.seckill.operator;
 
-import io.seckill.api.ApiException;
+import io.seckill.api.ClientAddresses;
 import io.seckill.api.HttpRequests;
-import io.seckill.api.ProblemCode;
-import io.seckill.ratelimit.ClientAddresses;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -51,7 +51,7 @@ public class AdminAccess {
     }
 
     /**
-     * @throws ApiException 401 without the operator's login, 403 from another host while there is no password, 429
+     * @throws Refusal 401 without the operator's login, 403 from another host while there is no password, 429
      *     from an address with too many failed logins
      */
     public void check(Exchange exchange) {
@@ -69,11 +69,11 @@ public class AdminAccess {
         String address = clientAddresses.of(exchange);
         long retryAfter = throttle.retryAfterSeconds(address);
         if (retryAfter > 0) {
-            throw new ApiException(ProblemCode.RATE_LIMITED, throttle.refusal(address, retryAfter), retryAfter);
+            throw new Refusal(Reason.RATE_LIMITED, throttle.refusal(address, retryAfter), retryAfter);
         }
         try {
             verify(authorization);
-        } catch (ApiException wrong) {
+        } catch (Refusal wrong) {
             throttle.failed(address);
             throw wrong;
         }
@@ -104,8 +104,8 @@ public class AdminAccess {
         }
     }
 
-    private static ApiException unauthorized(String detail) {
-        return ApiException.unauthorized(detail, CHALLENGE);
+    private static Refusal unauthorized(String detail) {
+        return Refusal.notLoggedIn(detail, CHALLENGE);
     }
 
     private static byte[] sha256(String text) {

@@ -1,8 +1,8 @@
 package io.seckill.operator;
 
-import io.seckill.api.ApiException;
 import io.seckill.api.HttpRequests;
-import io.seckill.api.ProblemCode;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import org.apache.camel.Exchange;
 import org.springframework.stereotype.Component;
 
@@ -17,14 +17,14 @@ public class LoopbackOnly {
 
     /**
      * @param refusal the detail of the 403, naming the setting that would let other hosts in
-     * @throws ApiException 403 {@link ProblemCode#LOOPBACK_ONLY} for a request from another host
+     * @throws Refusal 403 {@link Reason#LOOPBACK_ONLY} for a request from another host
      */
     public void require(Exchange exchange, String refusal) {
         boolean local = HttpRequests.peer(exchange).isLoopbackAddress()
                 && HttpRequests.headers(exchange, "X-Forwarded-For").isEmpty()
                 && HttpRequests.headers(exchange, "Forwarded").isEmpty();
         if (!local) {
-            throw new ApiException(ProblemCode.LOOPBACK_ONLY, refusal);
+            throw new Refusal(Reason.LOOPBACK_ONLY, refusal);
         }
     }
 }

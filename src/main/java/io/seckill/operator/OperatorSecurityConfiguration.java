@@ -1,7 +1,7 @@
 package io.seckill.operator;
 
+import io.seckill.api.ClientAddresses;
 import io.seckill.api.ProblemReportValve;
-import io.seckill.ratelimit.ClientAddresses;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,17 +1,18 @@
 package io.seckill.order;
 
-import io.seckill.api.AdmissionMetrics;
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.ratelimit.RateLimits;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.stereotype.Component;
 
 /**
  * Admits one buyer's order for one voucher: a refusal this instance remembers Redis giving is answered at once
  * ({@link SaleView}); otherwise it runs the admission script (rate limits included), names the outcome and
- * counts an acceptance (refusals are counted where they are answered, {@link AdmissionMetrics}). The ids were
- * checked by the route (io.seckill.api.RequestIds) before the script.
+ * counts the refusals it answered from memory (every answer, accepted or refused, is counted by outcome where it is
+ * answered: io.seckill.api.AdmissionMetrics). The ids were checked (io.seckill.refusal.RequestIds) before.
  */
 @Component("orderAdmission")
 public class OrderAdmission {
@@ -19,24 +20,27 @@ public class OrderAdmission {
     private final OrderIdGenerator orderIds;
     private final AdmitOrderScript admitOrder;
     private final RateLimits rateLimits;
-    private final AdmissionMetrics metrics;
+    private final Counter rememberedRefusals;
     private final SaleStateRecovery redisState;
     private final SaleView saleView;
     private final long rebuildingRetryAfterSeconds;
 
     public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, RateLimits rateLimits,
-            AdmissionMetrics metrics, SaleStateRecovery redisState, SaleView saleView) {
+            MeterRegistry registry, SaleStateRecovery redisState, SaleView saleView) {
         this.orderIds = orderIds;
         this.saleView = saleView;
         this.admitOrder = admitOrder;
         this.rateLimits = rateLimits;
-        this.metrics = metrics;
+        this.rememberedRefusals = Counter.builder("seckill.admissions.remembered")
+                .description("Refusals answered from this instance's memory of Redis's answers, without a round trip"
+                        + " (counted by outcome in seckill.admissions as well)")
+                .register(registry);
         this.redisState = redisState;
         this.rebuildingRetryAfterSeconds = Math.max(1, redisState.retryAfter().toSeconds());
     }
 
     /**
-     * Completes on the Redis client's I/O thread, with the order or with the {@link ApiException} that refuses it (a
+     * Completes on the Redis client's I/O thread, with the order or with the {@link Refusal} that refuses it (a
      * Redis failure as Spring's exception): no thread waits for Redis.
      */
     public CompletableFuture<OrderAccepted> admit(long voucherId, long userId, String clientAddress) {
@@ -51,7 +55,7 @@ public class OrderAdmission {
         AdmissionOutcome remembered = saleView.refusal(voucherId, userId);
         if (remembered != null) {
             if (!warmUp) {
-                metrics.remembered();
+                rememberedRefusals.increment();
             }
             return CompletableFuture.failedFuture(refusal(remembered, voucherId));
         }
@@ -78,9 +82,6 @@ public class OrderAdmission {
             if (outcome != AdmissionOutcome.ACCEPTED) {
                 throw refusal(outcome, voucherId);
             }
-            if (!warmUp) {
-                metrics.accepted();
-            }
             return CompletableFuture.completedFuture(OrderAccepted.queued(orderId, voucherId, userId));
         });
     }
@@ -94,12 +95,12 @@ public class OrderAdmission {
         }
     }
 
-    private ApiException rebuilding(long voucherId) {
-        return new ApiException(ProblemCode.VOUCHER_REBUILDING, AdmissionOutcome.REBUILDING.detail(voucherId),
+    private Refusal rebuilding(long voucherId) {
+        return new Refusal(Reason.VOUCHER_REBUILDING, AdmissionOutcome.REBUILDING.detail(voucherId),
                 rebuildingRetryAfterSeconds);
     }
 
-    private static ApiException refusal(AdmissionOutcome outcome, long voucherId) {
-        return new ApiException(outcome.problem(), outcome.detail(voucherId));
+    private static Refusal refusal(AdmissionOutcome outcome, long voucherId) {
+        return new Refusal(outcome.reason(), outcome.detail(voucherId));
     }
 }

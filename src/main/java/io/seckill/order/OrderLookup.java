@@ -1,9 +1,9 @@
 package io.seckill.order;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
-import io.seckill.api.RequestIds;
 import io.seckill.config.SqlStatements;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Optional;
@@ -43,8 +43,8 @@ public class OrderLookup {
         }
         try {
             // Another buyer's order is answered word for word as a missing one.
-            return byId(orderId).filter(order -> order.userId() == userId).orElseThrow(() -> new ApiException(
-                    ProblemCode.ORDER_NOT_FOUND, "Order " + orderId + " is not in the database (yet)"));
+            return byId(orderId).filter(order -> order.userId() == userId).orElseThrow(() -> new Refusal(
+                    Reason.ORDER_NOT_FOUND, "Order " + orderId + " is not in the database (yet)"));
         } catch (RuntimeException e) {
             if (outages.recognise(e)) {
                 throw unavailable(orderId);
@@ -68,8 +68,8 @@ public class OrderLookup {
                 .optional();
     }
 
-    private static ApiException unavailable(long orderId) {
-        return new ApiException(ProblemCode.DATABASE_UNAVAILABLE, "The database cannot be read now, so order "
+    private static Refusal unavailable(long orderId) {
+        return new Refusal(Reason.DATABASE_UNAVAILABLE, "The database cannot be read now, so order "
                 + orderId + " cannot be looked up; orders are still taken. Retry in " + FAIL_FAST.toSeconds() + " s",
                 FAIL_FAST.toSeconds());
     }

@@ -1,9 +1,9 @@
 package io.seckill.order;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import io.seckill.stream.ConsumerNameLease;
 import io.seckill.stream.LeaseRenewals;
 import java.lang.management.ManagementFactory;
@@ -67,7 +67,7 @@ public class WorkerNumberLease implements SmartLifecycle {
         if (System.nanoTime() - validUntilNanos > 0) {
             renew();
             if (System.nanoTime() - validUntilNanos > 0) {
-                throw new ApiException(ProblemCode.REDIS_UNAVAILABLE, "The lease on order-id worker number " + worker
+                throw new Refusal(Reason.REDIS_UNAVAILABLE, "The lease on order-id worker number " + worker
                         + " could not be renewed in Redis for " + ttl.toMillis() + " ms; no order id is issued until "
                         + "it is. Try again in " + RETRY_AFTER_SECONDS + " s", RETRY_AFTER_SECONDS);
             }

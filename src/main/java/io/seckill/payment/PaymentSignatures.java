@@ -1,10 +1,10 @@
 package io.seckill.payment;
 
-import io.seckill.api.ApiException;
 import io.seckill.api.HttpRequests;
-import io.seckill.api.ProblemCode;
-import io.seckill.api.RequestIds;
 import io.seckill.operator.LoopbackOnly;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -54,7 +54,7 @@ public class PaymentSignatures {
     }
 
     /**
-     * @throws ApiException 400 for a malformed id, 401 {@link ProblemCode#PAYMENT_SIGNATURE_INVALID} without a
+     * @throws Refusal 400 for a malformed id, 401 {@link Reason#PAYMENT_SIGNATURE_INVALID} without a
      *     valid signature, 403 from another host while there is no secret
      */
     public void check(Exchange exchange) {
@@ -96,7 +96,7 @@ public class PaymentSignatures {
         }
     }
 
-    private static ApiException invalid(String detail) {
-        return new ApiException(ProblemCode.PAYMENT_SIGNATURE_INVALID, detail);
+    private static Refusal invalid(String detail) {
+        return new Refusal(Reason.PAYMENT_SIGNATURE_INVALID, detail);
     }
 }

@@ -1,7 +1,7 @@
 package io.seckill.ratelimit;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import io.seckill.stream.RedisKeys;
 import java.time.Duration;
 import java.util.List;
@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
 public class RateLimits {
 
     /** An idle bucket's key lives until the bucket would be full again, plus this; then it is as if new. */
-    static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(10);
+    public static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(10);
 
     private static final long MICROS_PER_SECOND = 1_000_000;
 
@@ -52,24 +52,24 @@ public class RateLimits {
         return scriptArguments;
     }
 
-    public ApiException buyerRefusal(long buyer, long waitMicros) {
+    public Refusal buyerRefusal(long buyer, long waitMicros) {
         return refusal("order requests", "buyer " + buyer, perBuyer, waitMicros);
     }
 
-    public ApiException addressRefusal(String clientAddress, long waitMicros) {
+    public Refusal addressRefusal(String clientAddress, long waitMicros) {
         return refusal("order requests", "client address " + clientAddress, perAddress, waitMicros);
     }
 
     /** 429 RATE_LIMITED with Retry-After: the microseconds the bucket needs for a token, in whole seconds. */
-    static ApiException refusal(String what, String who, RateLimitProperties.Limit limit, long waitMicros) {
+    public static Refusal refusal(String what, String who, RateLimitProperties.Limit limit, long waitMicros) {
         long retryAfter = Math.max(1, (waitMicros + MICROS_PER_SECOND - 1) / MICROS_PER_SECOND);
-        return new ApiException(ProblemCode.RATE_LIMITED, "Too many " + what + " from " + who + ": at most "
+        return new Refusal(Reason.RATE_LIMITED, "Too many " + what + " from " + who + ": at most "
                 + rate(limit.rate()) + " per second, " + limit.burst() + " at once; retry in " + retryAfter + " s",
                 retryAfter);
     }
 
     /** GCRA's emission interval; 0 tells the script the limit is off. */
-    static String microsPerToken(RateLimitProperties.Limit limit) {
+    public static String microsPerToken(RateLimitProperties.Limit limit) {
         return limit.enabled() ? Long.toString(Math.max(1, Math.round(MICROS_PER_SECOND / limit.rate()))) : "0";
     }
 

@@ -1,4 +1,4 @@
-package io.seckill.api;
+package io.seckill.refusal;
 
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
@@ -14,7 +14,7 @@ public class RequestIds {
 
     public long positive(String value, String name) {
         if (value == null || value.isBlank()) {
-            throw ApiException.badRequest(name + " is missing");
+            throw Refusal.invalid(name + " is missing");
         }
         if (!DIGITS.matcher(value).matches()) {
             throw notAnId(value, name);
@@ -31,8 +31,8 @@ public class RequestIds {
         return id;
     }
 
-    private static ApiException notAnId(String value, String name) {
-        return ApiException.badRequest(name + " must be a positive 64-bit integer, got '" + abbreviate(value) + "'");
+    private static Refusal notAnId(String value, String name) {
+        return Refusal.invalid(name + " must be a positive 64-bit integer, got '" + abbreviate(value) + "'");
     }
 
     private static String abbreviate(String value) {

@@ -1,11 +1,11 @@
 package io.seckill.voucher;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.seckill.api.ApiException;
+import io.seckill.refusal.Refusal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -47,12 +47,12 @@ public class VoucherRequests {
     public VoucherRequest parse(String body) {
         JsonNode root = readTree(body);
         if (!root.isObject()) {
-            throw ApiException.badRequest("The body must be a JSON object");
+            throw Refusal.invalid("The body must be a JSON object");
         }
         for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw ApiException.badRequest("Unknown field '" + abbreviate(name) + "'; expected title, stock, "
+                throw Refusal.invalid("Unknown field '" + abbreviate(name) + "'; expected title, stock, "
                         + "beginAt, endAt");
             }
         }
@@ -64,38 +64,38 @@ public class VoucherRequests {
             beginAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         }
         if (endAt != null && !endAt.isAfter(beginAt)) {
-            throw ApiException.badRequest("endAt must be after beginAt");
+            throw Refusal.invalid("endAt must be after beginAt");
         }
         return new VoucherRequest(title, stock, beginAt, endAt);
     }
 
     private JsonNode readTree(String body) {
         if (body == null || body.isBlank()) {
-            throw ApiException.badRequest("The body is empty; expected a JSON object");
+            throw Refusal.invalid("The body is empty; expected a JSON object");
         }
         try {
             return json.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("The body is not one valid JSON value" + (e.getLocation() == null ? ""
+            throw Refusal.invalid("The body is not one valid JSON value" + (e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
         }
     }
 
     private static String title(JsonNode node) {
         if (node == null || node.isNull()) {
-            throw ApiException.badRequest("title is required");
+            throw Refusal.invalid("title is required");
         }
         if (!node.isTextual()) {
-            throw ApiException.badRequest("title must be a string");
+            throw Refusal.invalid("title must be a string");
         }
         String title = node.asText().strip();
         if (title.isEmpty()) {
-            throw ApiException.badRequest("title must not be empty");
+            throw Refusal.invalid("title must not be empty");
         }
         // Counted as H2 counts VARCHAR(200), in UTF-16 units: a 200-emoji title would pass a code-point count and
         // fail the insert.
         if (title.length() > MAX_TITLE_LENGTH) {
-            throw ApiException.badRequest("title must be at most " + MAX_TITLE_LENGTH + " characters (an emoji or "
+            throw Refusal.invalid("title must be at most " + MAX_TITLE_LENGTH + " characters (an emoji or "
                     + "another character beyond the Basic Multilingual Plane counts as two)");
         }
         return title;
@@ -103,13 +103,13 @@ public class VoucherRequests {
 
     private static int stock(JsonNode node) {
         if (node == null || node.isNull()) {
-            throw ApiException.badRequest("stock is required");
+            throw Refusal.invalid("stock is required");
         }
         if (!node.isIntegralNumber()) {
-            throw ApiException.badRequest("stock must be a whole number");
+            throw Refusal.invalid("stock must be a whole number");
         }
         if (!node.canConvertToLong() || node.asLong() < 1 || node.asLong() > MAX_STOCK) {
-            throw ApiException.badRequest("stock must be between 1 and " + MAX_STOCK);
+            throw Refusal.invalid("stock must be between 1 and " + MAX_STOCK);
         }
         return node.asInt();
     }
@@ -119,7 +119,7 @@ public class VoucherRequests {
             return null;
         }
         if (!node.isTextual()) {
-            throw ApiException.badRequest(field + " must be an ISO-8601 date-time string such as "
+            throw Refusal.invalid(field + " must be an ISO-8601 date-time string such as "
                     + "2026-11-21T10:00:00Z");
         }
         Instant instant;
@@ -127,11 +127,11 @@ public class VoucherRequests {
             // Redis keeps the window in milliseconds: so does everything else.
             instant = OffsetDateTime.parse(node.asText()).toInstant().truncatedTo(ChronoUnit.MILLIS);
         } catch (DateTimeParseException e) {
-            throw ApiException.badRequest(field + " is not an ISO-8601 date-time with an offset, such as "
+            throw Refusal.invalid(field + " is not an ISO-8601 date-time with an offset, such as "
                     + "2026-11-21T10:00:00Z: '" + abbreviate(node.asText()) + "'");
         }
         if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
-            throw ApiException.badRequest(field + " must be between " + EARLIEST + " and " + LATEST);
+            throw Refusal.invalid(field + " must be between " + EARLIEST + " and " + LATEST);
         }
         return instant;
     }

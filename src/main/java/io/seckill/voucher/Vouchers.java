@@ -1,8 +1,8 @@
 package io.seckill.voucher;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
-import io.seckill.api.RequestIds;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import io.seckill.stream.RedisKeys;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -43,7 +43,7 @@ public class Vouchers {
     public Voucher find(String idText) {
         long id = requestIds.positive(idText, "voucher id");
         Voucher voucher = repository.find(id)
-                .orElseThrow(() -> new ApiException(ProblemCode.VOUCHER_NOT_FOUND, "Voucher " + id + " does not exist"));
+                .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "Voucher " + id + " does not exist"));
         Object stock = redis.opsForHash().get(keys.voucher(id), "stock");
         return voucher.withRemaining(stock == null ? 0 : Long.parseLong(stock.toString()));
     }

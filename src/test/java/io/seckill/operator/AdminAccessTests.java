@@ -9,10 +9,10 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
-import io.seckill.ratelimit.ClientAddresses;
+import io.seckill.api.ClientAddresses;
 import io.seckill.ratelimit.RateLimitProperties;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -68,8 +68,8 @@ class AdminAccessTests {
         for (int i = 0; i < 2; i++) {
             assertThatThrownBy(() -> access.check(request("127.0.0.1",
                     Map.of("Authorization", basic("operator", "guess")))))
-                    .isInstanceOfSatisfying(ApiException.class, refused -> {
-                        assertThat(refused.code()).isEqualTo(ProblemCode.UNAUTHORIZED);
+                    .isInstanceOfSatisfying(Refusal.class, refused -> {
+                        assertThat(refused.reason()).isEqualTo(Reason.NOT_LOGGED_IN);
                         assertThat(refused.challenge()).isEqualTo("Basic realm=\"seckill operator\"");
                     });
         }
@@ -83,14 +83,14 @@ class AdminAccessTests {
         AdminAccess access = withPassword("s3cret");
         for (int i = 0; i < THROTTLE.maxFailures(); i++) {
             assertRefused(access, request("192.0.2.7", Map.of("Authorization", basic("operator", "guess" + i))),
-                    ProblemCode.UNAUTHORIZED);
+                    Reason.NOT_LOGGED_IN);
         }
         assertThat(passwordChecks).hasValue(THROTTLE.maxFailures());
 
         // Wrong or right, the address is refused without bcrypt while its window lasts.
         for (String password : List.of("guess", "s3cret")) {
-            ApiException refused = assertRefused(access, request("192.0.2.7",
-                    Map.of("Authorization", basic("operator", password))), ProblemCode.RATE_LIMITED);
+            Refusal refused = assertRefused(access, request("192.0.2.7",
+                    Map.of("Authorization", basic("operator", password))), Reason.RATE_LIMITED);
             assertThat(refused.retryAfterSeconds()).isBetween(1L, THROTTLE.window().toSeconds());
             assertThat(refused.getMessage()).contains("192.0.2.7");
         }
@@ -110,7 +110,7 @@ class AdminAccessTests {
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < THROTTLE.maxFailures() - 1; i++) {
                 assertRefused(access, request("192.0.2.9", Map.of("Authorization", basic("operator", "guess" + i))),
-                        ProblemCode.UNAUTHORIZED);
+                        Reason.NOT_LOGGED_IN);
             }
             // Another spelling of the right login each round: a remembered one would not reach the throttle.
             access.check(request("192.0.2.9", Map.of("Authorization", basic("operator", "s3cret", "round" + round))));
@@ -124,8 +124,8 @@ class AdminAccessTests {
         // As a query parameter ?Authorization=… arrives.
         exchange.getIn().setHeader("Authorization", basic("operator", "s3cret"));
 
-        assertThatThrownBy(() -> access.check(exchange)).isInstanceOfSatisfying(ApiException.class,
-                refused -> assertThat(refused.code()).isEqualTo(ProblemCode.UNAUTHORIZED));
+        assertThatThrownBy(() -> access.check(exchange)).isInstanceOfSatisfying(Refusal.class,
+                refused -> assertThat(refused.reason()).isEqualTo(Reason.NOT_LOGGED_IN));
     }
 
     @Test
@@ -145,8 +145,8 @@ class AdminAccessTests {
     }
 
     private static void assertLoopbackOnly(AdminAccess access, Exchange exchange) {
-        assertThatThrownBy(() -> access.check(exchange)).isInstanceOfSatisfying(ApiException.class,
-                refused -> assertThat(refused.code()).isEqualTo(ProblemCode.LOOPBACK_ONLY));
+        assertThatThrownBy(() -> access.check(exchange)).isInstanceOfSatisfying(Refusal.class,
+                refused -> assertThat(refused.reason()).isEqualTo(Reason.LOOPBACK_ONLY));
     }
 
     private AdminAccess withPassword(String password) {
@@ -181,11 +181,11 @@ class AdminAccessTests {
         return exchange;
     }
 
-    private static ApiException assertRefused(AdminAccess access, Exchange exchange, ProblemCode code) {
+    private static Refusal assertRefused(AdminAccess access, Exchange exchange, Reason code) {
         try {
             access.check(exchange);
-        } catch (ApiException refused) {
-            assertThat(refused.code()).isEqualTo(code);
+        } catch (Refusal refused) {
+            assertThat(refused.reason()).isEqualTo(code);
             return refused;
         }
         throw new AssertionError("Not refused: expected " + code);

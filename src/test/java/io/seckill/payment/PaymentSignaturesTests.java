@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seckill.api.ApiException;
-import io.seckill.api.RequestIds;
 import io.seckill.operator.LoopbackOnly;
+import io.seckill.refusal.Refusal;
+import io.seckill.refusal.RequestIds;
 import io.seckill.support.PaymentGateway;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
@@ -33,7 +33,7 @@ class PaymentSignaturesTests {
         for (long skew : new long[] {-310, 310}) {
             String signature = gateway.sign(now.plusSeconds(skew), "42", "7");
             assertThatThrownBy(() -> signatures.verify(signature, 42, 7)).as("%d s", skew)
-                    .isInstanceOf(ApiException.class).hasMessageContaining("300 s");
+                    .isInstanceOf(Refusal.class).hasMessageContaining("300 s");
         }
     }
 
@@ -47,7 +47,7 @@ class PaymentSignaturesTests {
                 .doesNotThrowAnyException();
         for (String forged : List.of("", valid + ",v1=" + hex, valid.substring(0, valid.length() - 2),
                 valid.replace("v1=", "v0="), "v1=" + hex + "," + t, t + ",v1=" + "0".repeat(64))) {
-            assertThatThrownBy(() -> signatures.verify(forged, 42, 7)).as(forged).isInstanceOf(ApiException.class);
+            assertThatThrownBy(() -> signatures.verify(forged, 42, 7)).as(forged).isInstanceOf(Refusal.class);
         }
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.api.ApiException;
+import io.seckill.refusal.Refusal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -41,8 +41,8 @@ class VoucherRequestEdgesTests {
     @Test
     void refusesATitleOneOverTheLimitAndAnEndInThePastOfTheDefaultBegin() {
         assertThatThrownBy(() -> requests.parse("{\"title\":\"" + "x".repeat(201) + "\",\"stock\":1}"))
-                .isInstanceOf(ApiException.class).hasMessageContaining("title");
+                .isInstanceOf(Refusal.class).hasMessageContaining("title");
         assertThatThrownBy(() -> requests.parse("{\"title\":\"a\",\"stock\":1,\"endAt\":\"2026-11-21T10:00:00Z\"}"))
-                .isInstanceOf(ApiException.class).hasMessage("endAt must be after beginAt");
+                .isInstanceOf(Refusal.class).hasMessage("endAt must be after beginAt");
     }
 }

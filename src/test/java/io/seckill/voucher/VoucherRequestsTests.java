@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemCode;
+import io.seckill.refusal.Reason;
+import io.seckill.refusal.Refusal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -103,8 +103,8 @@ class VoucherRequestsTests {
 
     private void assertBadRequest(String body, String detail) {
         assertThatThrownBy(() -> requests.parse(body)).as(body)
-                .isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ProblemCode.BAD_REQUEST);
+                .isInstanceOfSatisfying(Refusal.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.INVALID);
                     assertThat(e.getMessage()).isEqualTo(detail);
                 });
     }

@@ -1,8 +1,10 @@
-package io.seckill.ratelimit;
+package io.seckill.api;
 
-import io.seckill.api.ApiException;
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
+import io.seckill.ratelimit.RateLimitProperties;
+import io.seckill.ratelimit.RateLimits;
+import io.seckill.refusal.Refusal;
 import io.seckill.stream.RedisKeys;
 import java.util.List;
 import org.apache.camel.Exchange;
@@ -37,7 +39,7 @@ public class RequestBudget {
         this.keepMillis = Long.toString(RateLimits.KEEP_AFTER_REFILL.toMillis());
     }
 
-    /** @throws ApiException 429 RATE_LIMITED when the request's client address has spent its budget */
+    /** @throws Refusal 429 RATE_LIMITED when the request's client address has spent its budget */
     public void take(Exchange exchange) {
         if (!limit.enabled()) {
             return;

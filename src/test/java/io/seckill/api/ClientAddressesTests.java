@@ -1,8 +1,9 @@
-package io.seckill.ratelimit;
+package io.seckill.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.seckill.ratelimit.RateLimitProperties;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.seckill.ratelimit;
+package io.seckill.api;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,8 +1,7 @@
-package io.seckill.ratelimit;
+package io.seckill.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.seckill.api.ApiException;
-import io.seckill.api.ProblemResponses;
+import io.seckill.refusal.Refusal;
 import java.io.UncheckedIOException;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -32,7 +31,7 @@ class ApiDocBudget implements CamelContextConfiguration {
             public void onExchangeBegin(Route route, Exchange exchange) {
                 try {
                     budget.take(exchange);
-                } catch (ApiException overBudget) {
+                } catch (Refusal overBudget) {
                     try {
                         // Not counted: the admission metrics are the order route's.
                         problems.refuse(exchange, overBudget, false);

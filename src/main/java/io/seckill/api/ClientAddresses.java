@@ -1,6 +1,6 @@
-package io.seckill.ratelimit;
+package io.seckill.api;
 
-import io.seckill.api.HttpRequests;
+import io.seckill.ratelimit.RateLimitProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.InetAddress;
 import java.util.ArrayList;
