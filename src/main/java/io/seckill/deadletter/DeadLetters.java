@@ -59,7 +59,7 @@ public class DeadLetters {
     }
 
     /**
-     * Called by the order-writing routes' dead-letter channel with the entry and why it failed. Fails when this
+     * Called by the dead-letter route with the entry and why it goes there. Fails when this
      * instance no longer holds the entry (another one claimed it meanwhile and may be writing it): the batch must
      * then stay pending rather than be acknowledged as if this entry were dealt with.
      */
@@ -71,7 +71,7 @@ public class DeadLetters {
     }
 
     /** @return whether the entry was moved; false when this instance no longer holds it (nothing changed) */
-    public boolean moveIfHeld(StreamEntry entry, String reason) {
+    private boolean moveIfHeld(StreamEntry entry, String reason) {
         String why = reason == null || reason.isBlank() ? "unknown failure" : abbreviate(reason);
         Optional<String> deadId = moveToDeadLetters.move(entry, why);
         if (deadId.isPresent()) {

@@ -10,7 +10,6 @@ import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.seckill.config.RedisOutage;
-import io.seckill.deadletter.DeadLetters;
 import io.seckill.order.DatabaseOutages;
 import io.seckill.order.WrittenOrders;
 import io.seckill.stream.AckEntriesScript;
@@ -65,7 +64,6 @@ public class PendingSweeper {
     private final RedisKeys keys;
     private final StreamProperties stream;
     private final SweeperProperties sweeper;
-    private final DeadLetters deadLetters;
     private final WrittenOrders writtenOrders;
     private final AckEntriesScript ackEntries;
     private final DatabaseOutages outages;
@@ -81,13 +79,12 @@ public class PendingSweeper {
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
 
     public PendingSweeper(RedisConnectionFactory connectionFactory, RedisKeys keys, StreamProperties stream,
-            SweeperProperties sweeper, DeadLetters deadLetters, WrittenOrders writtenOrders,
+            SweeperProperties sweeper, WrittenOrders writtenOrders,
             AckEntriesScript ackEntries, DatabaseOutages outages, InFlightEntries inFlight, ConsumerNameLease lease) {
         this.connectionFactory = connectionFactory;
         this.keys = keys;
         this.stream = stream;
         this.sweeper = sweeper;
-        this.deadLetters = deadLetters;
         this.writtenOrders = writtenOrders;
         this.ackEntries = ackEntries;
         this.outages = outages;
@@ -97,21 +94,33 @@ public class PendingSweeper {
         this.writesFailingWindow = Duration.ofMillis(2 * sweeper.minIdleMillis() + sweeper.periodMillis());
     }
 
-    /** @return the claimed entries that should be written again (possibly from several streams) */
-    public List<StreamEntry> claimIdle() throws Exception {
+    /**
+     * What one sweep claimed (possibly from several streams).
+     *
+     * @param toWrite entries to write again
+     * @param exhausted entries delivered more than {@code max-deliveries} times and not written: the route sends
+     *     each to the dead letters
+     */
+    public record Sweep(List<StreamEntry> toWrite, List<StreamEntry> exhausted) {
+
+        static final Sweep NOTHING = new Sweep(List.of(), List.of());
+    }
+
+    public Sweep claimIdle() throws Exception {
         // The timer route runs one sweep at a time: what the last one claimed is written or failed by now.
         release();
         if (!lease.held() || !databaseReachable()) {
-            return List.of();
+            return Sweep.NOTHING;
         }
         boolean probe = outages.writesFailing(writesFailingWindow);
         List<StreamEntry> toWrite = new ArrayList<>();
+        List<StreamEntry> exhausted = new ArrayList<>();
         try (RedisConnection connection = connectionFactory.getConnection()) {
             @SuppressWarnings("unchecked")
             RedisStreamAsyncCommands<byte[], byte[]> commands =
                     (RedisStreamAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
             for (String key : keys.orderStreams()) {
-                toWrite.addAll(probe ? probe(commands, key) : claim(commands, key));
+                toWrite.addAll(probe ? probe(commands, key) : claim(commands, key, exhausted));
             }
         } catch (Exception e) {
             // Redis away: nothing can be claimed, and a stack trace on every tick says nothing new.
@@ -122,14 +131,14 @@ public class PendingSweeper {
                 log.warn("Redis unavailable ({}); sweeping waits until it is back", e.getMessage());
                 redisWasDown = true;
             }
-            return List.of();
+            return Sweep.NOTHING;
         }
         if (redisWasDown) {
             log.info("Redis reachable again; sweeping resumes");
             redisWasDown = false;
         }
         claimedHold = inFlight.hold(stream.group(), stream.consumerName(), toWrite);
-        return toWrite;
+        return new Sweep(toWrite, exhausted);
     }
 
     /**
@@ -150,7 +159,8 @@ public class PendingSweeper {
         }
     }
 
-    private List<StreamEntry> claim(RedisStreamAsyncCommands<byte[], byte[]> commands, String key) throws Exception {
+    private List<StreamEntry> claim(RedisStreamAsyncCommands<byte[], byte[]> commands, String key,
+            List<StreamEntry> exhausted) throws Exception {
         List<StreamMessage<byte[], byte[]>> messages = autoClaim(commands, key, false);
         if (messages.isEmpty()) {
             return List.of();
@@ -167,9 +177,10 @@ public class PendingSweeper {
                 toWrite.add(entry);
             }
         }
-        int deadLettered = giveUp(exceeded);
-        log.info("Sweep of {}: claimed {} idle entries, {} to write again, {} dead-lettered", key, messages.size(),
-                toWrite.size(), deadLettered);
+        int given = exhausted.size();
+        exhausted.addAll(notWritten(exceeded));
+        log.info("Sweep of {}: claimed {} idle entries, {} to write again, {} for the dead letters", key,
+                messages.size(), toWrite.size(), exhausted.size() - given);
         return toWrite;
     }
 
@@ -221,23 +232,22 @@ public class PendingSweeper {
         return claimed.getMessages().stream().filter(m -> m != null && m.getId() != null).toList();
     }
 
-    /** Entries delivered too often: dead letters, unless their order is written already. */
-    private int giveUp(List<StreamEntry> exceeded) {
+    /**
+     * Entries delivered too often whose order is not written: the dead letters' (the route sends them there). Those
+     * written already (the writer died between commit and acknowledgement) are acknowledged now.
+     */
+    private List<StreamEntry> notWritten(List<StreamEntry> exceeded) {
         if (exceeded.isEmpty()) {
-            return 0;
+            return List.of();
         }
         Set<String> written = writtenOrders(exceeded);
         List<StreamEntry> done = new ArrayList<>();
-        int deadLettered = 0;
+        List<StreamEntry> notWritten = new ArrayList<>();
         for (StreamEntry entry : exceeded) {
-            if (written.contains(entry.fields().get("orderId"))) {
-                done.add(entry);
-            } else if (deadLetters.moveIfHeld(entry, "exceeded " + sweeper.maxDeliveries() + " deliveries")) {
-                deadLettered++;
-            }
+            (written.contains(entry.fields().get("orderId")) ? done : notWritten).add(entry);
         }
         ackEntries.ack(stream.group(), done);
-        return deadLettered;
+        return notWritten;
     }
 
     /** The orderIds of these entries that are written as they are: the same voucher and buyer in the row. */
