@@ -2,6 +2,7 @@ package io.seckill.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.seckill.camel.redisstream.AckEntriesScript;
 import io.seckill.support.SeckillIntegrationTest;
 import java.util.List;
 import java.util.Map;
