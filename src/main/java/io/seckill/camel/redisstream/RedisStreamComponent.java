@@ -14,8 +14,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @Component("redis-stream")
 public class RedisStreamComponent extends DefaultComponent {
 
-    @Metadata(label = "common", autowired = true, description = "The Redis connection factory (Spring Data Redis, Lettuce) every"
-            + " endpoint uses unless it names its own. Autowired when the registry holds exactly one.")
+    @Metadata(label = "common", autowired = true, description = "The Redis connection factory (Spring Data Redis,"
+            + " Lettuce) every endpoint uses unless it names its own.")
     private RedisConnectionFactory connectionFactory;
 
     @Override
