@@ -71,7 +71,6 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     @UriParam(label = "common", description = "The Redis connection factory to use; by default the component's.")
     private RedisConnectionFactory connectionFactory;
 
-    private final List<String> streamKeys;
     private StringRedisTemplate redis;
     /** Streams whose group a consumer of this endpoint found or created (guarded by this); the endpoint outlives
      *  the route's stops and starts, its consumers do not. */
@@ -80,8 +79,7 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
     RedisStreamEndpoint(String uri, RedisStreamComponent component, String streams) {
         super(uri, component);
         this.streams = streams;
-        this.streamKeys = Arrays.stream(streams.split(",")).map(String::trim).filter(key -> !key.isEmpty()).toList();
-        if (streamKeys.isEmpty()) {
+        if (streamKeys().isEmpty()) {
             throw new IllegalArgumentException("redis-stream: needs at least one stream key: " + uri);
         }
     }
@@ -130,7 +128,7 @@ public class RedisStreamEndpoint extends DefaultEndpoint {
 
     /** The stream keys of {@link #getStreams()}, in order. */
     public List<String> streamKeys() {
-        return streamKeys;
+        return Arrays.stream(streams.split(",")).map(String::trim).filter(key -> !key.isEmpty()).toList();
     }
 
     public String getStreams() {
