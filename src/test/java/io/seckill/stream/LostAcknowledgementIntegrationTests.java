@@ -63,7 +63,7 @@ class LostAcknowledgementIntegrationTests {
         try {
             await().atMost(DEADLINE).until(() -> rowsOf(db, orderId) == 1);
             await().atMost(DEADLINE).until(() -> output.getOut().contains(
-                    "1 entries written to the database but not acknowledged"));
+                    "1 entries processed but not acknowledged"));
         } finally {
             embeddedRedis.restart();
         }
