@@ -1,9 +1,9 @@
 package io.seckill.deadletter;
 
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.lua.LuaScript;
 import io.seckill.lua.LuaScripts;
 import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamEntry;
 import io.seckill.stream.StreamProperties;
 import java.util.List;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * One shard's orders not yet in the database, as Redis counts them. A written order's entry is acknowledged and
- * deleted in one step ({@code lua/ackEntries-1.lua}), so every entry still in the stream is waiting: delivered to a
+ * deleted in one step (the {@code redis-stream:} component's {@code ackEntries-1.lua}), so every entry still in the stream is waiting: delivered to a
  * consumer and unacknowledged (pending), or not delivered yet (lag).
  *
  * @param shard the shard number N of {@code seckill:{sN}:orders}

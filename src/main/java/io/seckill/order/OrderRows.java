@@ -1,6 +1,6 @@
 package io.seckill.order;
 
-import io.seckill.stream.StreamEntry;
+import io.seckill.camel.redisstream.StreamEntry;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.stereotype.Component;

@@ -1,8 +1,8 @@
 package io.seckill.order;
 
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.config.SqlStatements;
 import io.seckill.order.OrderRejectedException.Reason;
-import io.seckill.stream.StreamEntry;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -69,7 +69,7 @@ public class OrderWriter {
      * Writes a batch in one transaction. Fails whole, changing nothing, when any entry is malformed or refused.
      *
      * @param newEntries true when no entry of the batch was delivered before (the stream consumer's
-     *     {@code SeckillNewEntries} header); null or false: some may have been written already, which are left out
+     *     {@code CamelRedisStreamNewEntries} header); null or false: some may have been written already, which are left out
      * @return the orders it inserted (those written before are left out), for the order events
      */
     public List<OrderView> writeBatch(List<StreamEntry> entries, Boolean newEntries) {

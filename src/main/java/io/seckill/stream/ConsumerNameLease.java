@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -34,7 +35,7 @@ import org.springframework.stereotype.Component;
  * holds it), and logs an error; it reads again once the name is its own again.
  */
 @Component
-public class ConsumerNameLease implements SmartLifecycle {
+public class ConsumerNameLease implements SmartLifecycle, BooleanSupplier {
 
     /**
      * After the Redis connection factory (phase 0) starts, and before it stops. The web server and Camel (phase
@@ -88,6 +89,12 @@ public class ConsumerNameLease implements SmartLifecycle {
      */
     public boolean held() {
         return renewals.running() && !lost;
+    }
+
+    /** {@link #held()}: the order writer's {@code redis-stream:} endpoint asks it before every read ({@code readPermit}). */
+    @Override
+    public boolean getAsBoolean() {
+        return held();
     }
 
     @Override

@@ -9,14 +9,14 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
+import io.seckill.camel.redisstream.AckEntriesScript;
+import io.seckill.camel.redisstream.InFlightEntries;
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.config.RedisOutage;
 import io.seckill.order.DatabaseOutages;
 import io.seckill.order.WrittenOrders;
-import io.seckill.stream.AckEntriesScript;
 import io.seckill.stream.ConsumerNameLease;
-import io.seckill.stream.InFlightEntries;
 import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamEntry;
 import io.seckill.stream.StreamProperties;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -92,6 +92,14 @@ public class PendingSweeper {
         this.lease = lease;
         // A probe claims entries again only once they idled min-idle: an outage still there shows within that.
         this.writesFailingWindow = Duration.ofMillis(2 * sweeper.minIdleMillis() + sweeper.periodMillis());
+    }
+
+    /**
+     * How often whoever holds entries of the group refreshes them so that no sweep claims them from a live holder:
+     * the order writer's {@code redis-stream:} endpoint is given it ({@code keepAliveMillis}).
+     */
+    public long keepAliveMillis() {
+        return sweeper.keepAliveMillis();
     }
 
     /**

@@ -1,20 +1,26 @@
 package io.seckill.sweeper;
 
-import io.seckill.lua.LuaScripts;
-import io.seckill.stream.InFlightEntries;
+import io.seckill.camel.redisstream.AckEntriesScript;
+import io.seckill.camel.redisstream.InFlightEntries;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * The entries the readers and the sweeper hold are kept fresh within the sweeper's min-idle time, so that no sweeper
- * claims them from a live holder: the stream component is told that time here, and knows nothing of the sweeper.
+ * The sweeper handles the entries it claims as the {@code redis-stream:} consumer handles the ones it reads: keeps
+ * them fresh while it writes them, within its own min-idle time, and acknowledges and trims them once written.
  */
 @Configuration(proxyBeanMethods = false)
 class SweeperConfiguration {
 
+    @Bean(initMethod = "start")
+    InFlightEntries inFlightEntries(StringRedisTemplate redis, SweeperProperties sweeper) {
+        return new InFlightEntries(redis, Duration.ofMillis(sweeper.keepAliveMillis()));
+    }
+
     @Bean
-    InFlightEntries inFlightEntries(LuaScripts scripts, SweeperProperties sweeper) {
-        return new InFlightEntries(scripts, Duration.ofMillis(sweeper.minIdleMillis()));
+    AckEntriesScript ackEntriesScript(StringRedisTemplate redis) {
+        return new AckEntriesScript(redis);
     }
 }

@@ -20,4 +20,13 @@ public record SweeperProperties(
         @Min(100) long periodMillis,
         @Min(1) long minIdleMillis,
         @Min(1) @Max(1000) int maxDeliveries,
-        @Min(1) @Max(5000) int batchSize) {}
+        @Min(1) @Max(5000) int batchSize) {
+
+    /**
+     * How often the readers and the sweeper refresh the entries they hold: every third of min-idle, so two
+     * refreshes can fail before an entry held looks idle.
+     */
+    public long keepAliveMillis() {
+        return Math.max(1, minIdleMillis / 3);
+    }
+}

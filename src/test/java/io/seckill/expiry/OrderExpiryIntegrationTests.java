@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.EventSubscriber;

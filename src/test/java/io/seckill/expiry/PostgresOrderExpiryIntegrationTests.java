@@ -3,8 +3,8 @@ package io.seckill.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.Invariants;

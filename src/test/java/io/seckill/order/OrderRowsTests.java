@@ -3,7 +3,7 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seckill.stream.StreamEntry;
+import io.seckill.camel.redisstream.StreamEntry;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

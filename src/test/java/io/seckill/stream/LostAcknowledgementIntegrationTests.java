@@ -51,6 +51,8 @@ class LostAcknowledgementIntegrationTests {
         OrderStreams streams = new OrderStreams(redis);
         JdbcTemplate db = new JdbcTemplate(database.real());
         await().atMost(DEADLINE).until(streams::quiet);
+        // The classes of @FaultInjectionTest share this Redis: theirs may have left dead letters.
+        long deadLettersBefore = streams.deadLetterCount();
         long voucher = api.createVoucher(1);
         long orderId = ThreadLocalRandom.current().nextLong(1L << 40, 1L << 62);
         // The write takes long enough for Redis to go away while it runs; then it commits.
@@ -63,7 +65,7 @@ class LostAcknowledgementIntegrationTests {
         try {
             await().atMost(DEADLINE).until(() -> rowsOf(db, orderId) == 1);
             await().atMost(DEADLINE).until(() -> output.getOut().contains(
-                    "1 entries written to the database but not acknowledged"));
+                    "1 entries processed but not acknowledged"));
         } finally {
             embeddedRedis.restart();
         }
@@ -75,7 +77,7 @@ class LostAcknowledgementIntegrationTests {
         assertThat(database.writesOfDelayed(orderId)).as("inserts of the order: the claim found it written")
                 .isEqualTo(1);
         assertThat(db.queryForObject("SELECT sold FROM vouchers WHERE id = ?", Integer.class, voucher)).isEqualTo(1);
-        assertThat(streams.deadLetterCount()).isZero();
+        assertThat(streams.deadLetterCount()).as("dead letters").isEqualTo(deadLettersBefore);
     }
 
     private static long rowsOf(JdbcTemplate db, long orderId) {

@@ -126,7 +126,7 @@ class RedisStreamConsumerIntegrationTests {
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {
-                from("redis-stream:" + key + "?group=auditors&consumerName=auditor-1&blockMillis=200")
+                from("redis-stream:" + key + "?group=auditors&consumerName=auditor-1&blockMillis=200&deleteAfterAck=true")
                         .routeId(routeId).process(exchange -> read.addAll(exchange.getIn().getBody(List.class)));
             }
         });

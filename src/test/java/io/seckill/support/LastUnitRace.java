@@ -3,10 +3,10 @@ package io.seckill.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.order.OrderRejectedException;
 import io.seckill.order.OrderView;
 import io.seckill.order.OrderWriter;
-import io.seckill.stream.StreamEntry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;

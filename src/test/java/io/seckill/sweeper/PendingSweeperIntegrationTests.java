@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.deadletter.DeadLetters;
-import io.seckill.stream.StreamEntry;
 import io.seckill.support.ApiClient;
 import io.seckill.support.FaultInjectionTest;
 import io.seckill.support.FaultyDatabase;

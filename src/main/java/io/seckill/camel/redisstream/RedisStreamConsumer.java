@@ -1,10 +1,10 @@
-package io.seckill.stream;
+package io.seckill.camel.redisstream;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.DefaultConsumer;
@@ -19,23 +20,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStreamCommands.XPendingOptions;
 import org.springframework.data.redis.connection.stream.ByteRecord;
 import org.springframework.data.redis.connection.stream.Consumer;
 import org.springframework.data.redis.connection.stream.PendingMessages;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
-import org.springframework.data.redis.connection.RedisStreamCommands.XPendingOptions;
 
 /**
- * One polling thread per stream. Each first re-reads what the group already delivered to this consumer and it
- * never acknowledged (ID 0: it crashed or failed mid-batch), then reads new entries ({@code >}). A batch is one
- * exchange; it is acknowledged only once the exchange completed without an exception, so a crash or a failure
- * leaves the batch pending for a retry.
+ * Reader threads per stream ({@code concurrentConsumers} each). The first re-reads what the group already delivered
+ * to this consumer and it never acknowledged (ID 0: it crashed or failed mid-batch), then every reader reads new
+ * entries ({@code >}). A batch is one exchange; it is acknowledged only once the exchange completed without an
+ * exception, so a crash or a failure leaves the batch pending: re-read by this consumer name at its next start, or
+ * taken over by a claimer of idle entries (XAUTOCLAIM) meanwhile.
  *
- * <p>A batch is kept fresh while it is written ({@link InFlightEntries}), so no sweeper claims it from under a live
- * reader however long the write takes. While another instance holds this instance's consumer name (its lease had
- * lapsed), nothing is read: two instances never read as one name.
+ * <p>A batch can be kept fresh while it is processed ({@code keepAliveMillis}), so no claimer takes it from under a
+ * live reader however long the exchange takes. While the {@code readPermit} says no, nothing is read.
  *
  * <p>Stopping lets each thread finish and acknowledge the batch in hand; a read blocks at most blockMillis.
  */
@@ -44,18 +45,14 @@ class RedisStreamConsumer extends DefaultConsumer {
     private static final Logger log = LoggerFactory.getLogger(RedisStreamConsumer.class);
     private static final String NEW_ENTRIES = ">";
 
-    public static final String STREAM_HEADER = "SeckillStream";
-    /**
-     * True on a batch read as new entries (XREADGROUP … {@code >}): none of them was delivered to any consumer
-     * before. False on a consumer's own pending entries re-read after a restart; absent on other senders' batches.
-     */
-    public static final String NEW_ENTRIES_HEADER = "SeckillNewEntries";
-
     private final RedisStreamEndpoint endpoint;
     /** Stream → why its last read failed; an entry lives until the next good read (the health check shows it). */
     private final Map<String, String> readFailures = new ConcurrentHashMap<>();
     private volatile boolean polling;
     private ExecutorService executor;
+    private AckEntriesScript ackEntries;
+    /** Null while keepAliveMillis is 0. */
+    private InFlightEntries inFlight;
 
     RedisStreamConsumer(RedisStreamEndpoint endpoint, Processor processor) {
         super(endpoint, processor);
@@ -77,8 +74,15 @@ class RedisStreamConsumer extends DefaultConsumer {
     @Override
     protected void doStart() throws Exception {
         super.doStart();
+        if (endpoint.isDeleteAfterAck()) {
+            ackEntries = new AckEntriesScript(endpoint.redis());
+        }
+        if (endpoint.getKeepAliveMillis() > 0) {
+            inFlight = new InFlightEntries(endpoint.redis(), Duration.ofMillis(endpoint.getKeepAliveMillis()));
+            inFlight.start();
+        }
         polling = true;
-        List<String> streams = endpoint.getStreams();
+        List<String> streams = endpoint.streamKeys();
         executor = endpoint.getCamelContext().getExecutorServiceManager()
                 .newFixedThreadPool(this, "RedisStream[" + endpoint.getConsumerName() + "]",
                         streams.size() * endpoint.getConcurrentConsumers());
@@ -100,11 +104,15 @@ class RedisStreamConsumer extends DefaultConsumer {
             long wait = endpoint.getCamelContext().getShutdownStrategy().getTimeUnit()
                     .toMillis(endpoint.getCamelContext().getShutdownStrategy().getTimeout());
             if (!executor.awaitTermination(wait, TimeUnit.MILLISECONDS)) {
-                log.warn("Stream consumer {} still busy after {} ms; its batch stays pending for the sweeper",
+                log.warn("Stream consumer {} still busy after {} ms; its batch stays pending",
                         endpoint.getConsumerName(), wait);
                 executor.shutdownNow();
             }
             executor = null;
+        }
+        if (inFlight != null) {
+            inFlight.stop();
+            inFlight = null;
         }
         super.doStop();
     }
@@ -115,13 +123,14 @@ class RedisStreamConsumer extends DefaultConsumer {
         String offset = ownPendingFirst ? "0" : NEW_ENTRIES;
         RedisConnection connection = null;
         while (polling) {
-            if (!endpoint.getComponent().consumerNameHeld()) {
+            BooleanSupplier permit = endpoint.getReadPermit();
+            if (permit != null && !permit.getAsBoolean()) {
                 pause(endpoint.getBlockMillis());
                 continue;
             }
             try {
                 if (connection == null) {
-                    connection = endpoint.getComponent().connectionFactory().getConnection();
+                    connection = endpoint.getConnectionFactory().getConnection();
                     RedisConnection connected = connection;
                     // Asked of the endpoint's history, not of a read that failed first: nothing reads while the
                     // route is stopped, and a reader reconnecting right after a FLUSHALL re-creates the group
@@ -179,14 +188,14 @@ class RedisStreamConsumer extends DefaultConsumer {
 
     private void process(String stream, List<StreamEntry> entries, boolean newEntries) throws Exception {
         Exchange exchange = createExchange(false);
-        try (InFlightEntries.Hold hold = endpoint.getComponent().inFlight().hold(endpoint.getGroup(),
-                endpoint.getConsumerName(), entries)) {
+        try (InFlightEntries.Hold hold = inFlight == null ? null
+                : inFlight.hold(endpoint.getGroup(), endpoint.getConsumerName(), entries)) {
             exchange.getIn().setBody(entries);
-            exchange.getIn().setHeader(STREAM_HEADER, stream);
-            exchange.getIn().setHeader(NEW_ENTRIES_HEADER, newEntries);
+            exchange.getIn().setHeader(RedisStreamConstants.STREAM, stream);
+            exchange.getIn().setHeader(RedisStreamConstants.NEW_ENTRIES, newEntries);
             getProcessor().process(exchange);
             if (exchange.getException() == null) {
-                acknowledgeWritten(stream, entries);
+                acknowledgeProcessed(stream, entries);
             } else {
                 getExceptionHandler().handleException(
                         "Batch of " + entries.size() + " entries from " + stream + " left pending", exchange,
@@ -198,18 +207,22 @@ class RedisStreamConsumer extends DefaultConsumer {
     }
 
     /**
-     * A batch the route completed: its orders are committed. If the acknowledgement fails (Redis went away since
-     * the read), the entries stay pending and this reader reconnects; the sweeper claims them once they are idle,
-     * finds their orders written and only acknowledges them. Said here, as the reader's own "reading failed"
-     * would not tell an operator that the batch was written.
+     * A batch the route completed. If the acknowledgement fails (Redis went away since the read), the entries stay
+     * pending and this reader reconnects; they come back as redeliveries. Said here, as the reader's own "reading
+     * failed" would not tell an operator that the batch was processed.
      */
-    private void acknowledgeWritten(String stream, List<StreamEntry> entries) {
+    private void acknowledgeProcessed(String stream, List<StreamEntry> entries) {
+        List<String> ids = entries.stream().map(StreamEntry::id).toList();
         try {
-            endpoint.getComponent().ackEntries().ack(stream, endpoint.getGroup(),
-                    entries.stream().map(StreamEntry::id).toList());
+            if (ackEntries != null) {
+                ackEntries.ack(stream, endpoint.getGroup(), ids);
+            } else {
+                // XACK key group id…
+                endpoint.redis().opsForStream().acknowledge(stream, endpoint.getGroup(), ids.toArray(String[]::new));
+            }
         } catch (RuntimeException e) {
-            log.warn("Stream {}: {} entries written to the database but not acknowledged ({}); they stay pending until "
-                    + "the sweeper claims them, finds them written and acknowledges them", stream, entries.size(),
+            log.warn("Stream {}: {} entries processed but not acknowledged ({}); they stay pending and are delivered "
+                    + "again (this consumer's next start, or a claimer of idle entries)", stream, entries.size(),
                     innermostMessage(e));
             throw e;
         }
@@ -217,7 +230,7 @@ class RedisStreamConsumer extends DefaultConsumer {
 
     /**
      * Leaves out own pending entries delivered more than maxDeliveries times (XPENDING over the batch's range): they
-     * stay pending, and the sweeper, which claims them next, dead-letters them.
+     * stay pending, for a claimer of idle entries to deal with (a dead-letter stream, say).
      */
     private List<StreamEntry> withoutOverDelivered(RedisConnection connection, byte[] key, Consumer consumer,
             List<StreamEntry> entries) {
@@ -237,7 +250,7 @@ class RedisStreamConsumer extends DefaultConsumer {
         if (overDelivered.isEmpty()) {
             return entries;
         }
-        log.warn("Stream {}: {} entries delivered more than {} times left pending for the sweeper to dead-letter: {}",
+        log.warn("Stream {}: {} entries delivered more than {} times left pending for a claimer of idle entries: {}",
                 entries.get(0).stream(), overDelivered.size(), endpoint.getMaxDeliveries(), overDelivered);
         return entries.stream().filter(entry -> !overDelivered.contains(entry.id())).toList();
     }

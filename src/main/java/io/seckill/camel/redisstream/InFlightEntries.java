@@ -1,10 +1,7 @@
-package io.seckill.stream;
+package io.seckill.camel.redisstream;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,35 +9,35 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Entries this instance is writing right now (a reader's batch, the sweeper's claim), kept from looking idle
- * while they are written: every third of the sweeper's min-idle time, {@code lua/touchEntries-1.lua} resets their
- * idle time (XCLAIM … IDLE 0 JUSTID, no delivery counted). A batch written one by one after a failure may take
- * longer than min-idle; without this, any instance's sweeper would claim it and write it a second time, and count a
- * delivery each time. An instance that crashed stops refreshing, and its entries are swept after min-idle.
+ * Entries being processed right now, kept from looking idle: every period, {@code touchEntries-1.lua} of this
+ * package resets their idle time (XCLAIM to their holder with IDLE 0 JUSTID, no delivery counted). An exchange may
+ * take longer than a claimer's min-idle time (a batch retried entry by entry after a failure); without this, a
+ * claimer (XAUTOCLAIM) would take its entries from the live consumer and process them a second time, counting a
+ * delivery each time. A consumer that crashed stops refreshing, and its entries become idle and claimable.
+ *
+ * <p>The {@code keepAliveMillis} option; also for code that claims entries itself and processes them at length.
  */
-public class InFlightEntries implements SmartLifecycle {
+public class InFlightEntries extends ServiceSupport {
 
     private static final Logger log = LoggerFactory.getLogger(InFlightEntries.class);
     /** Ids per script call: the script passes them to XCLAIM as arguments. */
     private static final int IDS_PER_CALL = 1000;
 
-    private final LuaScript<Long> touchScript;
+    private final PackagedScript touchScript;
     private final long periodMillis;
     private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
     private ScheduledExecutorService refresher;
 
-    /**
-     * @param minIdle the idle time after which a sweeper claims an entry: entries held are refreshed every third of
-     *     it
-     */
-    public InFlightEntries(LuaScripts scripts, Duration minIdle) {
-        this.touchScript = scripts.load("touchEntries-1.lua", Long.class);
-        this.periodMillis = Math.max(1, minIdle.toMillis() / 3);
+    /** @param period how often held entries are refreshed: well below the min-idle time of any claimer */
+    public InFlightEntries(StringRedisTemplate redis, Duration period) {
+        this.touchScript = new PackagedScript("touchEntries-1.lua", redis);
+        this.periodMillis = Math.max(1, period.toMillis());
     }
 
     /**
@@ -73,16 +70,16 @@ public class InFlightEntries implements SmartLifecycle {
                 args.add(hold.group);
                 args.add(hold.consumerName);
                 args.addAll(part);
-                touchScript.run(List.of(stream), args.toArray());
+                touchScript.run(stream, args);
             }
         } catch (RuntimeException e) {
-            log.warn("Could not keep {} in-flight entries of {} fresh ({}); a sweeper may claim them after its "
+            log.warn("Could not keep {} in-flight entries of {} fresh ({}); a claimer may take them after its "
                     + "min-idle time", ids.size(), stream, e.getMessage());
         }
     }
 
     @Override
-    public synchronized void start() {
+    protected void doStart() {
         refresher = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "in-flight-entries");
             thread.setDaemon(true);
@@ -92,22 +89,11 @@ public class InFlightEntries implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void stop() {
+    protected void doStop() {
         if (refresher != null) {
             refresher.shutdownNow();
             refresher = null;
         }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return refresher != null;
-    }
-
-    /** With the consumer-name lease: running before any route reads and until every route has stopped. */
-    @Override
-    public int getPhase() {
-        return ConsumerNameLease.PHASE;
     }
 
     /** Entries kept fresh until closed. */
@@ -115,14 +101,12 @@ public class InFlightEntries implements SmartLifecycle {
 
         private final String group;
         private final String consumerName;
-        private final Map<String, List<String>> idsByStream = new LinkedHashMap<>();
+        private final Map<String, List<String>> idsByStream;
 
         private Hold(String group, String consumerName, List<StreamEntry> entries) {
             this.group = group;
             this.consumerName = consumerName;
-            for (StreamEntry entry : entries) {
-                idsByStream.computeIfAbsent(entry.stream(), s -> new ArrayList<>()).add(entry.id());
-            }
+            this.idsByStream = StreamEntry.idsByStream(entries);
         }
 
         @Override

@@ -1,11 +1,11 @@
 --[[
-  Keeps entries a live consumer is still writing from looking idle, so that no pending-list sweeper (XAUTOCLAIM
+  Keeps entries a live consumer is still processing from looking idle, so that no claimer of idle entries (XAUTOCLAIM
   with a min-idle time) takes them from under it: the entries this consumer still holds are claimed again by it
   with IDLE 0 and JUSTID, which resets their idle time without counting a delivery. Entries another consumer
   holds by now, or that are acknowledged already, are left alone.
 
   Input:
-    KEYS[1] orders stream   seckill:{sN}:orders
+    KEYS[1] the stream
 
     ARGV[1]  consumer group
     ARGV[2]  consumer name
@@ -16,16 +16,16 @@
 ]]
 local rcall = redis.call
 
-local ordersKey = KEYS[1]
+local streamKey = KEYS[1]
 
 local group = ARGV[1]
 local consumer = ARGV[2]
 
-local claim = { ordersKey, group, consumer, 0 }
+local claim = { streamKey, group, consumer, 0 }
 local held = 0
 for i = 3, #ARGV do
   -- XPENDING key group id id 1 consumer: still pending, and held by this consumer
-  if #rcall('XPENDING', ordersKey, group, ARGV[i], ARGV[i], 1, consumer) > 0 then
+  if #rcall('XPENDING', streamKey, group, ARGV[i], ARGV[i], 1, consumer) > 0 then
     claim[#claim + 1] = ARGV[i]
     held = held + 1
   end

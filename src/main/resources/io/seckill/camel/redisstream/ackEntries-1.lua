@@ -1,6 +1,7 @@
 --[[
-  Acknowledges stream entries whose orders are in the database and removes them from the stream, in one step, so
-  the stream holds only what is still unread or pending and stays bounded by the backlog.
+  Acknowledges processed stream entries and removes them from the stream, in one step, so the stream holds only
+  what is still unread or pending and stays bounded by the backlog. For a stream that one consumer group reads:
+  another group's unread entries would be trimmed too.
 
   Removing is the costly half: XDEL finds each entry inside its stream node by walking the node (up to
   stream-node-max-entries entries), some microseconds per entry, and Redis spent more on it than on the reads. So
@@ -10,7 +11,7 @@
   so it was acknowledged: the trim removes nothing that waits.
 
   Input:
-    KEYS[1] orders stream   seckill:{sN}:orders
+    KEYS[1] the stream
 
     ARGV[1]  consumer group
     ARGV[2…] entry ids, in stream order
@@ -20,7 +21,7 @@
 ]]
 local rcall = redis.call
 
-local ordersKey = KEYS[1]
+local streamKey = KEYS[1]
 local group = ARGV[1]
 
 local ids = {}
@@ -28,7 +29,7 @@ for i = 2, #ARGV do
   ids[#ids + 1] = ARGV[i]
 end
 
-local acked = rcall('XACK', ordersKey, group, unpack(ids))
+local acked = rcall('XACK', streamKey, group, unpack(ids))
 
 -- An entry id as two numbers (milliseconds, sequence); both stay below 2^53 for any real clock.
 local function parse(id)
@@ -43,11 +44,11 @@ end
 -- The first entry that may still wait: the oldest pending one, or else the first one after the group's
 -- last-delivered-id (XPENDING's summary and XINFO GROUPS are both cheap: no walk over the entries).
 local boundMs, boundSeq
-local pending = rcall('XPENDING', ordersKey, group)
+local pending = rcall('XPENDING', streamKey, group)
 if pending[1] > 0 then
   boundMs, boundSeq = parse(pending[2])
 else
-  local groups = rcall('XINFO', 'GROUPS', ordersKey)
+  local groups = rcall('XINFO', 'GROUPS', streamKey)
   for _, info in ipairs(groups) do
     local name, lastDelivered
     for j = 1, #info, 2 do
@@ -65,11 +66,11 @@ else
 end
 
 if boundMs == nil then
-  rcall('XDEL', ordersKey, unpack(ids))
+  rcall('XDEL', streamKey, unpack(ids))
   return acked
 end
 
-rcall('XTRIM', ordersKey, 'MINID', boundMs .. '-' .. boundSeq)
+rcall('XTRIM', streamKey, 'MINID', boundMs .. '-' .. boundSeq)
 -- The ids come in stream order (a read's or a claim's), so those not below the bound are a tail: walked from the
 -- end, the usual batch (all below) costs one parse, not one per entry (parsing every id was two thirds of the
 -- script's time). An id out of order ahead of the bound would only stay in the stream, acknowledged, until a
@@ -83,6 +84,6 @@ for i = #ids, 1, -1 do
   ahead[#ahead + 1] = ids[i]
 end
 if #ahead > 0 then
-  rcall('XDEL', ordersKey, unpack(ahead))
+  rcall('XDEL', streamKey, unpack(ahead))
 end
 return acked

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.camel.redisstream;
 
 import java.util.Map;
 import org.apache.camel.health.HealthCheckResultBuilder;
@@ -7,7 +7,7 @@ import org.apache.camel.impl.health.AbstractHealthCheck;
 /**
  * Whether a {@code redis-stream:} consumer is reading: DOWN while the last read of any of its streams failed (Redis
  * unreachable, the group deleted), UP again after its next good read. Camel calls it through the route's consumer
- * check ({@code consumer:order-writer}) while the route runs; a stopped route is the route check's to report.
+ * check ({@code consumer:<route id>}) while the route runs; a stopped route is the route check's to report.
  */
 class RedisStreamHealthCheck extends AbstractHealthCheck {
 
@@ -24,7 +24,7 @@ class RedisStreamHealthCheck extends AbstractHealthCheck {
     protected void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
         Map<String, String> failures = consumer.readFailures();
         builder.detail("redis-stream.consumer", endpoint.getConsumerName());
-        builder.detail("redis-stream.streams", String.join(",", endpoint.getStreams()));
+        builder.detail("redis-stream.streams", endpoint.getStreams());
         if (failures.isEmpty()) {
             builder.up();
         } else {
