@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.EmbeddedRedis;
-import io.seckill.stream.RedisKeys;
-import io.seckill.support.ApiClient;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ApiClient;
 import io.seckill.support.Invariants;
 import io.seckill.support.OrderStreams;
 import io.seckill.support.SeckillIntegrationTest;

@@ -1,11 +1,11 @@
 package io.seckill.api;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
 import io.seckill.ratelimit.RateLimitProperties;
 import io.seckill.ratelimit.RateLimits;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
+import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Refusal;
-import io.seckill.stream.RedisKeys;
 import java.util.List;
 import org.apache.camel.Exchange;
 import org.springframework.stereotype.Component;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.order.OrderRejectedException;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.seckill.deadletter;
 
 import io.seckill.camel.redisstream.StreamEntry;
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;

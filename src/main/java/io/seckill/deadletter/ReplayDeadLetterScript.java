@@ -1,7 +1,7 @@
 package io.seckill.deadletter;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.stereotype.Component;

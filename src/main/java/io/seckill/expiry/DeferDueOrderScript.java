@@ -1,7 +1,7 @@
 package io.seckill.expiry;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.stereotype.Component;

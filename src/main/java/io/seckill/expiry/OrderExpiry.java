@@ -3,7 +3,7 @@ package io.seckill.expiry;
 import io.seckill.order.OrderLookup;
 import io.seckill.order.OrderProperties;
 import io.seckill.order.OrderView;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;

@@ -1,6 +1,6 @@
 package io.seckill.expiry;
 
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import org.springframework.stereotype.Component;

@@ -1,7 +1,7 @@
 package io.seckill.monitoring;
 
 import io.seckill.config.EmbeddedRedis;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.StreamProperties;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.camel.CamelContext;

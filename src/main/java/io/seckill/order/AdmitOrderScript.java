@@ -1,10 +1,10 @@
 package io.seckill.order;
 
-import io.seckill.lua.AsyncScripts;
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
 import io.seckill.ratelimit.RateLimits;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.AsyncScripts;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
+import io.seckill.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

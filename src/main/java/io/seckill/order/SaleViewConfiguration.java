@@ -1,7 +1,7 @@
 package io.seckill.order;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,11 +1,11 @@
 package io.seckill.order;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
+import io.seckill.redis.ConsumerNameLease;
+import io.seckill.redis.LeaseRenewals;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
-import io.seckill.stream.ConsumerNameLease;
-import io.seckill.stream.LeaseRenewals;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.seckill.ratelimit;
 
+import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
-import io.seckill.stream.RedisKeys;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.stereotype.Component;

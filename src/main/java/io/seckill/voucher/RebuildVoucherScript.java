@@ -1,9 +1,9 @@
 package io.seckill.voucher;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
 import io.seckill.order.SaleViewProperties;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
+import io.seckill.redis.RedisKeys;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.seckill.voucher;
 
-import io.seckill.lua.AsyncScripts;
 import io.seckill.order.OrderProperties;
 import io.seckill.order.SaleStateRecovery;
 import io.seckill.order.WrittenOrders;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.AsyncScripts;
+import io.seckill.redis.RedisKeys;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.seckill.voucher;
 
 import io.seckill.order.OrderView;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;

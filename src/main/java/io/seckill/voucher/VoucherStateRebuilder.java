@@ -2,8 +2,8 @@ package io.seckill.voucher;
 
 import io.seckill.expiry.UnpaidOrderSchedule;
 import io.seckill.order.OrderRejectedException;
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;

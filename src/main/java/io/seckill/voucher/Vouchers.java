@@ -1,9 +1,9 @@
 package io.seckill.voucher;
 
+import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
 import io.seckill.refusal.RequestIds;
-import io.seckill.stream.RedisKeys;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;

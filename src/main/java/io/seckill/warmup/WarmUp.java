@@ -3,7 +3,7 @@ package io.seckill.warmup;
 import io.seckill.api.ApiListener;
 import io.seckill.api.WarmUpRequests;
 import io.seckill.order.SaleView;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package io.seckill.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import io.seckill.support.DirectAdmission;
 import io.seckill.support.Invariants;
 import io.seckill.support.OrderStreams;

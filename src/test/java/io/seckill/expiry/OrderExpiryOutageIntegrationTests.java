@@ -3,7 +3,7 @@ package io.seckill.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient;
 import io.seckill.support.FaultyDatabase;
 import io.seckill.support.Invariants;

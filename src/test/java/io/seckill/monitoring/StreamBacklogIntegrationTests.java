@@ -3,8 +3,8 @@ package io.seckill.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.seckill.config.EmbeddedRedis;
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,12 +3,12 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.support.ApiClient;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
-import io.seckill.support.VoucherStreams;
+import io.seckill.support.ApiClient;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
+import io.seckill.support.VoucherStreams;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.EmbeddedRedis;
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient;
-import io.seckill.support.FlashCrowd;
 import io.seckill.support.FlashCrowd.Outcome;
+import io.seckill.support.FlashCrowd;
 import io.seckill.support.InProcessService;
 import io.seckill.support.Invariants;
 import io.seckill.support.SeckillIntegrationTest;

@@ -3,9 +3,9 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.support.ApiClient;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ApiClient;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
 import java.net.URI;

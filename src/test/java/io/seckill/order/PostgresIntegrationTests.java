@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.EmbeddedRedis;
 import io.seckill.deadletter.DeadLetters;
-import io.seckill.stream.RedisKeys;
-import io.seckill.support.ApiClient;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ApiClient;
 import io.seckill.support.InProcessService;
 import io.seckill.support.LastUnitRace;
 import io.seckill.support.OlderRedisCopy;

@@ -3,7 +3,7 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seckill.lua.LuaScripts;
+import io.seckill.redis.LuaScripts;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.seckill.payment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.support.ApiClient;
+import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ApiClient;
 import io.seckill.support.PaymentGateway;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;

@@ -2,7 +2,7 @@ package io.seckill.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.stream.RedisKeys;
+import io.seckill.redis.RedisKeys;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.seckill.support;
 
 import io.seckill.Application;
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.camel.CamelContext;

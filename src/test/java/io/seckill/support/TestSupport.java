@@ -2,8 +2,8 @@ package io.seckill.support;
 
 import io.seckill.api.ApiListener;
 import io.seckill.operator.OperatorProperties;
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;

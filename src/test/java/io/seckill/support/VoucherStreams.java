@@ -1,7 +1,7 @@
 package io.seckill.support;
 
-import io.seckill.stream.RedisKeys;
-import io.seckill.stream.StreamProperties;
+import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

@@ -2,8 +2,8 @@ package io.seckill.voucher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
+import io.seckill.redis.LuaScript;
+import io.seckill.redis.LuaScripts;
 import io.seckill.support.SeckillIntegrationTest;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,8 +7,8 @@ import io.seckill.Application;
 import io.seckill.deadletter.DeadLetterConsole;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.support.ApiClient;
-import io.seckill.support.FlashCrowd;
 import io.seckill.support.FlashCrowd.Outcome;
+import io.seckill.support.FlashCrowd;
 import io.seckill.support.Invariants;
 import io.seckill.support.RedisClusterTestConfiguration;
 import io.seckill.support.TestSupport;

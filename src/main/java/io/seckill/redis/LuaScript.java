@@ -1,4 +1,4 @@
-package io.seckill.lua;
+package io.seckill.redis;
 
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;

@@ -1,4 +1,4 @@
-package io.seckill.lua;
+package io.seckill.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 /** Another live instance holds the consumer name this one was given: it must not start. */
 public class ConsumerNameTakenException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.seckill.lua;
+package io.seckill.redis;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,10 +1,9 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.lua.LuaScripts;
 import io.seckill.support.ApiClient;
 import io.seckill.support.OrderStreams;
 import io.seckill.support.SeckillIntegrationTest;

@@ -1,12 +1,12 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.ApiClient;
-import io.seckill.support.VoucherStreams;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.Stores;
+import io.seckill.support.VoucherStreams;
 import io.seckill.sweeper.SweeperProperties;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import java.util.List;
 import java.util.stream.IntStream;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -1,7 +1,5 @@
-package io.seckill.stream;
+package io.seckill.redis;
 
-import io.seckill.lua.LuaScript;
-import io.seckill.lua.LuaScripts;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
