@@ -108,7 +108,7 @@ need curl "apt-get install curl"
 need unzip "apt-get install unzip"
 need java "install a JDK 17"
 need javac "install a JDK 17"
-((build == 0)) || need mvn "apt-get install maven"
+need mvn "apt-get install maven"
 [[ "$DRAIN_ORDERS" -le "$MAX_STOCK" ]] || die "BENCH_DRAIN_ORDERS is at most $MAX_STOCK (the largest voucher stock)"
 
 RUN="$ROOT/bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -212,23 +212,30 @@ jdbc_row() { # label results
 
 # --- the service, the reference controller and the Java side of the harness -------------------------------------
 
+# The harness's Java is in the test sources (src/test/java/io/seckill/bench): package compiles it with the service,
+# and --no-build compiles it alone. The run keeps its own copy, so a rebuild meanwhile cannot change it.
 if ((build)); then
-  say "building the service (mvn package)"
+  say "building the service and the harness (mvn package)"
   (cd "$ROOT" && mvn -q -B -DskipTests package) >"$LOGS/build.log" 2>&1 || die "the build failed: $LOGS/build.log"
+else
+  say "compiling the harness (mvn test-compile)"
+  (cd "$ROOT" && mvn -q -B test-compile) >"$LOGS/build.log" 2>&1 || die "the harness did not compile: $LOGS/build.log"
 fi
 JAR=$(ls "$ROOT"/target/seckill-camel-*.jar 2>/dev/null | head -n 1)
 [[ -n "$JAR" ]] || die "no target/seckill-camel-*.jar: run without --no-build"
 unzip -q -o "$JAR" 'BOOT-INF/lib/*' -d "$WORK/jar"
 LIB="$WORK/jar/BOOT-INF/lib"
-javac -d "$WORK/classes" -cp "$LIB/*" "$ROOT/bench/Bench.java"
-bench() { track java -Xms256m -Xmx1g -cp "$WORK/classes:$LIB/*" Bench "$@"; }
+mkdir -p "$WORK/harness/io/seckill"
+cp -r "$ROOT/target/test-classes/io/seckill/bench" "$WORK/harness/io/seckill/"
+# On the jar's own libraries: the JDBC drivers are the very ones the service writes with.
+bench() { track java -Xms256m -Xmx1g -cp "$WORK/harness:$LIB/*" io.seckill.bench.Harness "$@"; }
 compile_reference
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Starts the packaged jar as an operator would, from DIR (the embedded defaults put ./data there; the routes come
 # from the jar), on a free port, one stream shard; sets SERVICE_PID, BASE, REDIS_PORT, REDIS_PID, and exports
-# REDISCLI_AUTH (the embedded Redis's password, from its data directory) for redis-cli, Bench and the reference.
+# REDISCLI_AUTH (the embedded Redis's password, from its data directory) for redis-cli, the harness and the reference.
 # CONFIG is left out of the embedded Redis's refused commands: the bench sets appendfsync and the latency monitor on
 # the running server (a production service refuses it; docs/security.md).
 start_service() { # dir log extra-arguments...
@@ -341,7 +348,7 @@ wrk_row() { # label results
 }
 
 # Stops the writer, admits ORDERS straight into Redis with the admission script (EVALSHA through redis-cli --pipe,
-# buyers 1..N, ids Backlog.orderId(n)), starts the writer and times the stream to empty. Results in FILE.
+# buyers 1..N, ids JdbcBaseline.FIRST_ORDER_ID + n), starts the writer and times the stream to empty. Results in FILE.
 drain_run() { # label results [1: count PostgreSQL's CPU too]
   say "drain ($1): stopping the writer, then $DRAIN_ORDERS orders admitted straight into Redis"
   bench route "$SERVICE_PID" "$WRITER_ROUTE" stop >"$LOGS/route-stop-$1.txt"
@@ -441,7 +448,7 @@ steady_run() { # label results
   say "steady load ($1): steady after $(val load_warm_up_seconds "$2") s ($(val load_warm_up_steady "$2")); POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
 
-# The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (Bench script: open loop, as the steady
+# The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (the harness's script load: open loop, as the steady
 # load, on keys of its own), and what stalled Redis meanwhile. Results in FILE.
 script_steady_run() { # appendfsync results
   say "steady load: the admission script alone, $E2E_RATE/s for $E2E_SECONDS s straight to Redis (appendfsync $1)"
@@ -971,6 +978,6 @@ if ((${#FAILURES[@]})); then
   KEEP_DATA=1
   exit 1
 fi
-rm -rf "$WORK/jar" "$WORK/classes" "$WORK/reference"
+rm -rf "$WORK/jar" "$WORK/harness" "$WORK/reference"
 ((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/limits/data" "$RUN/netty/data" "$RUN/pg/data" "$RUN/lifecycle/data" "$WORK/baseline"
 say "done: $SUMMARY"
