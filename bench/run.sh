@@ -434,6 +434,10 @@ steady_stalls() { # key
     echo "- ${load%%:*}: $(val "$1" "${load#*:*:}" | sed 's/^$/none/')"
   done
 }
+# A steady load's picture, second by second (bench chart): beside the summary, named after the load's log.
+picture() { # results
+  echo "$RUN/$(basename "${1%.txt}").svg"
+}
 steady_run() { # label results
   say "steady load ($1): $E2E_RATE orders/s, unmeasured until steady ($E2E_WARMUP_SECONDS–$E2E_WARMUP_MAX_SECONDS s), then $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
   new_voucher "steady $1" $MAX_STOCK
@@ -444,6 +448,7 @@ steady_run() { # label results
     "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" "$E2E_CONNECTIONS" >"$2"
   redis_stalls "$(val load_measured_from_ms "$2")" >>"$2"
   jvm_stalls "$(val load_measured_from_ms "$2")" >>"$2"
+  bench chart "$2" "$(picture "$2")" "Steady load ($1): $(group "$E2E_RATE") orders/s asked, $E2E_CONNECTIONS connections"
   service_alive
   say "steady load ($1): steady after $(val load_warm_up_seconds "$2") s ($(val load_warm_up_steady "$2")); POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
@@ -459,6 +464,7 @@ script_steady_run() { # appendfsync results
     "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
     "${LIMIT_KEYS[@]}" __n__ 1 __n__ "$PAYMENT_TIMEOUT_MILLIS" "${NO_LIMITS[@]}" >"$2"
   redis_stalls "$(val script_measured_from_ms "$2")" >>"$2"
+  bench chart "$2" "$(picture "$2")" "The admission script alone, appendfsync $1: $(group "$E2E_RATE")/s asked, $E2E_CONNECTIONS connections"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   say "steady load: the script alone, steady after $(val script_warm_up_seconds "$2") s ($(val script_warm_up_steady "$2")); p99 $(val script_p99 "$2") ms (appendfsync $1)"
 }
@@ -929,6 +935,8 @@ SUMMARY="$RUN/summary.md"
     file=${script%:*}
     echo "| the admission script alone, straight to Redis, appendfsync ${script##*:} ($(val script_failures "$file") failed) | $(group "$(val script_rate_asked "$file")") | $(group "$(val script_rate_done "$file")") | $(warm_up script "$file") | $(val script_p50 "$file") ms | $(val script_p99 "$file") ms | $(val script_p999 "$file") ms | | | | |"
   done
+  echo
+  echo "Each load second by second (its answers per second against the rate asked, and their p99; the warm-up shaded): $(for svg in "$RUN"/steady-*.svg; do printf '[%s](%s) ' "$(basename "$svg" .svg)" "$(basename "$svg")"; done)"
   echo
   echo "The script alone is the floor under the POST latency: Redis and this machine's disk at the same rate, without the service, its generator's HTTP and the writer on the two CPUs. Redis's stalls meanwhile: appendfsync $FSYNC_DEFAULT: $(val redis_stalls "$SCRIPT_OUT" | sed 's/^$/none/'); $FSYNC_OTHER: $(val redis_stalls "$SCRIPT_FSYNC_OUT" | sed 's/^$/none/')."
   echo

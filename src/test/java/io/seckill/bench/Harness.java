@@ -16,7 +16,7 @@ public final class Harness {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses ARGUMENTS...");
+                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses|chart ARGUMENTS...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
@@ -29,6 +29,7 @@ public final class Harness {
             case "verify" -> DatabaseCheck.run(rest);
             case "pay" -> Payments.run(rest);
             case "statuses" -> OrderStatuses.run(rest);
+            case "chart" -> SteadyLoadChart.run(rest);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
