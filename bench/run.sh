@@ -132,6 +132,9 @@ admit_keys() {
 # after it had read what Redis sold (2026-11-23: 215 rows "missing", all of them cancelled meanwhile, their units
 # back on sale in the next leg). The unpaid winners' leg measures the expiry, with a window of its own.
 THROUGHPUT_WINDOW=(--seckill.order.payment-timeout=24h)
+# Every leg but 2b serves the API on Tomcat (platform-http), as every run in bench/runs measured it; the service's
+# default is netty-http since git ae5ab41, measured in leg 2b.
+TOMCAT=(--seckill.api.engine=platform-http)
 # The script's ARGV after orderId, voucherId, userId: the payment window in ms (the throughput legs'), then both
 # rate limits off (ARGV[5] to ARGV[9]), as in the service's limits-off runs.
 PAYMENT_TIMEOUT_MILLIS=86400000
@@ -248,7 +251,7 @@ start_service() { # dir log extra-arguments...
   # The JVM's stop-the-world pauses (garbage collection and the rest), for the steady loads' stall reports.
   SAFEPOINT_LOG="${log%.log}-safepoints.log"
   (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -Xlog:safepoint=info:file="$SAFEPOINT_LOG"::filecount=0 -jar "$JAR" --server.port=0 \
-    --seckill.stream.shards=1 --seckill.redis.refused-commands=module,debug,acl,shutdown \
+    --seckill.api.management-port=0 --seckill.stream.shards=1 --seckill.redis.refused-commands=module,debug,acl,shutdown \
     --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
   SERVICE_PID=$!
   # When its JVM started (epoch ms; the process's start in the kernel's clock ticks since boot, against the uptime
@@ -261,11 +264,18 @@ start_service() { # dir log extra-arguments...
     ((SECONDS < deadline)) || die "the service did not start in 180 s: $log"
     sleep 0.5
   done
-  local http_port
-  # The API's port: Netty's with seckill.api.engine=netty-http, else Tomcat's.
-  http_port=$( (grep -oP 'API listening on port \K[0-9]+' "$log"; grep -oP 'Tomcat started on port \K[0-9]+' "$log") | sed -n 1p)
+  local http_port management_port
+  # The API's port: Netty's with seckill.api.engine=netty-http, else Tomcat's, which always carries the probes.
+  management_port=$(grep -oP 'Tomcat started on port \K[0-9]+' "$log" | sed -n 1p)
+  http_port=$( (grep -oP 'API listening on port \K[0-9]+' "$log"; echo "$management_port") | sed -n 1p)
   REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$log" | head -n 1)
   [[ -n "$http_port" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $log"
+  # The API answers 503 until the service's own start-up warm-up is done and readiness says UP.
+  until curl -sf -o /dev/null "http://127.0.0.1:$management_port/actuator/health/readiness"; do
+    kill -0 "$SERVICE_PID" 2>/dev/null || die "the service exited during start-up: $log"
+    ((SECONDS < deadline)) || die "the service was not ready in 180 s: $log"
+    sleep 0.5
+  done
   REDIS_PID=$(cat "$SERVICE_DIR/data/redis/redis.pid")
   REDISCLI_AUTH=$(cat "$SERVICE_DIR/data/redis/password")
   export REDISCLI_AUTH
@@ -471,7 +481,7 @@ script_steady_run() { # appendfsync results
 
 # ================================ leg 1: H2, rate limits off ======================================================
 
-start_service "$RUN/h2" "$LOGS/service-h2.log" "${THROUGHPUT_WINDOW[@]}" \
+start_service "$RUN/h2" "$LOGS/service-h2.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 H2_PID=$SERVICE_PID
 REDIS_VERSION=$(rcli INFO server | sed -n 's/^redis_version://p' | tr -d '\r')
@@ -656,7 +666,7 @@ LONG_WARMUP_SECONDS=$((WARMUP_SECONDS + INTAKE_SECONDS * ${#LEVELS[@]}))
 # (2026-11-23: 58 % of leg 1's rate, 73–83 % in the runs before). The load generator is one address, so the service
 # trusts it as a proxy and each request names its buyer's own address in X-Forwarded-For (bench/intake.lua xff).
 VOUCHERS=()
-start_service "$RUN/limits" "$LOGS/service-rate-limits.log" "${THROUGHPUT_WINDOW[@]}" \
+start_service "$RUN/limits" "$LOGS/service-rate-limits.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" \
   --seckill.rate-limit.trusted-proxies=127.0.0.1
 say "rate limits on: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
 new_voucher limits-warm-up $MAX_STOCK
@@ -678,7 +688,7 @@ stop_service
 # rewrites a large append-only file) with seckill.api.engine=netty-http (Tomcat, with the actuator, on a port of its
 # own), the limits off as in leg 1: its best level, the sold-out path and a steady load at half its own rate.
 VOUCHERS=()
-start_service "$RUN/netty" "$LOGS/service-netty.log" "${THROUGHPUT_WINDOW[@]}" --seckill.api.engine=netty-http --seckill.api.management-port=0 \
+start_service "$RUN/netty" "$LOGS/service-netty.log" "${THROUGHPUT_WINDOW[@]}" --seckill.api.engine=netty-http \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 say "netty-http engine: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
 new_voucher netty-warm-up $MAX_STOCK
@@ -717,7 +727,7 @@ if ((POSTGRES)) && command -v psql >/dev/null && psql_server "SELECT 1" >/dev/nu
   psql_server "CREATE DATABASE ${PG_DB}_baseline"
   PG_VERSION=$(psql -X -tA -h 127.0.0.1 -U postgres -d postgres -c 'SHOW server_version')
   VOUCHERS=()
-  start_service "$RUN/pg" "$LOGS/service-pg.log" "${THROUGHPUT_WINDOW[@]}" --spring.profiles.active=postgres \
+  start_service "$RUN/pg" "$LOGS/service-pg.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" --spring.profiles.active=postgres \
     --spring.datasource.url="$PG_URL$PG_DB" \
     --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
   say "PostgreSQL: warming up, $LONG_WARMUP_SECONDS s of wrk at 64 connections"
@@ -750,7 +760,7 @@ fi
 # are cancelled and their units go back on sale; a second crowd buys them; its winners do not pay, so their units
 # come back too. At the end only the paid orders are live, and the ledger balances.
 VOUCHERS=()
-start_service "$RUN/lifecycle" "$LOGS/service-lifecycle.log" --seckill.order.payment-timeout="${PAYMENT_WINDOW}s" \
+start_service "$RUN/lifecycle" "$LOGS/service-lifecycle.log" "${TOMCAT[@]}" --seckill.order.payment-timeout="${PAYMENT_WINDOW}s" \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 new_voucher lifecycle "$FLASH_STOCK"
 LIFE_VOUCHER=$VOUCHER
