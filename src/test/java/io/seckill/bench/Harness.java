@@ -16,7 +16,7 @@ public final class Harness {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses|chart ARGUMENTS...");
+                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses|chart|summary ARGUMENTS...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0]) {
@@ -30,6 +30,7 @@ public final class Harness {
             case "pay" -> Payments.run(rest);
             case "statuses" -> OrderStatuses.run(rest);
             case "chart" -> SteadyLoadChart.run(rest);
+            case "summary" -> Summary.run(rest);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
