@@ -1,6 +1,7 @@
 package io.seckill.bench;
 
-import java.util.Locale;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Map;
 
 /**
@@ -71,8 +72,12 @@ final class Figures {
         return value == null ? NONE : decimals(value / 1000, 2);
     }
 
+    /**
+     * VALUE with DIGITS decimals, rounded as C's printf rounds (the double's exact binary value, ties to even), so a
+     * figure reads as it did when the summary was assembled with awk: 2.855 is 2.85499… in binary, and reads 2.85.
+     */
     static String decimals(double value, int digits) {
-        return String.format(Locale.ROOT, "%." + digits + "f", value);
+        return new BigDecimal(value).setScale(digits, RoundingMode.HALF_EVEN).toPlainString();
     }
 
     /** A figure as a number; null for a missing one, "n/a", or anything else that is not a plain decimal. */
