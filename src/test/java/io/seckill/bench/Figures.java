@@ -62,10 +62,6 @@ final class Figures {
         return grouped + (point < 0 ? "" : figure.substring(point));
     }
 
-    static String group(long figure) {
-        return group(Long.toString(figure));
-    }
-
     /** Microseconds as milliseconds with two decimals, "n/a" without a figure. */
     static String millisFromMicros(String micros) {
         Double value = number(micros);

@@ -91,10 +91,6 @@ final class LatencyTimeline {
                 : millis(bySecond[second].getValueAtPercentile(99)));
     }
 
-    int seconds() {
-        return bySecond.length;
-    }
-
     private static String millis(long micros) {
         return ResultLines.millis(TimeUnit.MICROSECONDS.toNanos(micros));
     }

@@ -114,7 +114,7 @@ final class OpenLoop<C extends Closeable> {
     }
 
     /** The second of the schedule request I is due in, from 0 (the warm-up's first). */
-    int second(long request) {
+    private int second(long request) {
         return (int) (request / rate);
     }
 
