@@ -7,7 +7,7 @@
 #   bench/run.sh --no-build use target/seckill-camel-*.jar as it is
 #
 # Durations and sizes are BENCH_* environment variables (listed by --help). Results go to
-# bench/results/<timestamp>/ (summary.md, logs/). Exits non-zero when an order went missing or was doubled.
+# bench/results/<timestamp>/ (summary.md and the steady loads' pictures, logs/). Exits non-zero when an order went missing or was doubled.
 set -euo pipefail
 
 usage() {
@@ -108,7 +108,7 @@ need curl "apt-get install curl"
 need unzip "apt-get install unzip"
 need java "install a JDK 17"
 need javac "install a JDK 17"
-((build == 0)) || need mvn "apt-get install maven"
+need mvn "apt-get install maven"
 [[ "$DRAIN_ORDERS" -le "$MAX_STOCK" ]] || die "BENCH_DRAIN_ORDERS is at most $MAX_STOCK (the largest voucher stock)"
 
 RUN="$ROOT/bench/results/$(date -u +%Y%m%dT%H%M%SZ)"
@@ -132,15 +132,13 @@ admit_keys() {
 # after it had read what Redis sold (2026-11-23: 215 rows "missing", all of them cancelled meanwhile, their units
 # back on sale in the next leg). The unpaid winners' leg measures the expiry, with a window of its own.
 THROUGHPUT_WINDOW=(--seckill.order.payment-timeout=24h)
+# Every leg but 2b serves the API on Tomcat (platform-http), as every run in bench/runs measured it; the service's
+# default is netty-http since git ae5ab41, measured in leg 2b.
+TOMCAT=(--seckill.api.engine=platform-http)
 # The script's ARGV after orderId, voucherId, userId: the payment window in ms (the throughput legs'), then both
 # rate limits off (ARGV[5] to ARGV[9]), as in the service's limits-off runs.
 PAYMENT_TIMEOUT_MILLIS=86400000
 NO_LIMITS=(0 0 0 0 0)
-
-yes_no() { if awk "BEGIN { exit !($1) }"; then echo yes; else echo no; fi; }
-# yes when a figure (which may be n/a) is below a limit.
-below() { if [[ "$1" =~ ^[0-9.]+$ ]] && awk "BEGIN { exit !($1 < $2) }"; then echo yes; else echo no; fi; }
-at_least() { if [[ "$1" =~ ^[0-9.]+$ ]]; then yes_no "$1 >= $2"; else echo no; fi; }
 
 # Runs a command as the one tracked child, so an interrupted run stops it too.
 track() {
@@ -194,41 +192,32 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# A drain's and a baseline's rows of the drain table, with the CPU per row of the processes that were counted.
-cpu_cells() { # results
-  local name value cells=""
-  for name in jvm redis postgres; do
-    value=$(val "cpu_us_per_order_$name" "$1")
-    cells+=" ${value:+$value µs} |"
-  done
-  echo "$cells"
-}
-drain_row() { # label results
-  echo "| $1 (second half alone: $(group "$(val drain_rate_second_half "$2")")/s) | $(group "$(val drain_orders "$2")") | $(val drain_seconds "$2") | $(group "$(val drain_rate "$2")") |$(cpu_cells "$2")"
-}
-jdbc_row() { # label results
-  echo "| $1 | $(group "$(val jdbc_rows "$2")") | $(val jdbc_seconds "$2") | $(group "$(val jdbc_rate "$2")") |$(cpu_cells "$2")"
-}
-
 # --- the service, the reference controller and the Java side of the harness -------------------------------------
 
+# The harness's Java is in the test sources (src/test/java/io/seckill/bench): package compiles it with the service,
+# and --no-build compiles it alone. The run keeps its own copy, so a rebuild meanwhile cannot change it.
 if ((build)); then
-  say "building the service (mvn package)"
+  say "building the service and the harness (mvn package)"
   (cd "$ROOT" && mvn -q -B -DskipTests package) >"$LOGS/build.log" 2>&1 || die "the build failed: $LOGS/build.log"
+else
+  say "compiling the harness (mvn test-compile)"
+  (cd "$ROOT" && mvn -q -B test-compile) >"$LOGS/build.log" 2>&1 || die "the harness did not compile: $LOGS/build.log"
 fi
 JAR=$(ls "$ROOT"/target/seckill-camel-*.jar 2>/dev/null | head -n 1)
 [[ -n "$JAR" ]] || die "no target/seckill-camel-*.jar: run without --no-build"
 unzip -q -o "$JAR" 'BOOT-INF/lib/*' -d "$WORK/jar"
 LIB="$WORK/jar/BOOT-INF/lib"
-javac -d "$WORK/classes" -cp "$LIB/*" "$ROOT/bench/Bench.java"
-bench() { track java -Xms256m -Xmx1g -cp "$WORK/classes:$LIB/*" Bench "$@"; }
+mkdir -p "$WORK/harness/io/seckill"
+cp -r "$ROOT/target/test-classes/io/seckill/bench" "$WORK/harness/io/seckill/"
+# On the jar's own libraries: the JDBC drivers are the very ones the service writes with.
+bench() { track java -Xms256m -Xmx1g -cp "$WORK/harness:$LIB/*" io.seckill.bench.Harness "$@"; }
 compile_reference
 
 LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Starts the packaged jar as an operator would, from DIR (the embedded defaults put ./data there; the routes come
 # from the jar), on a free port, one stream shard; sets SERVICE_PID, BASE, REDIS_PORT, REDIS_PID, and exports
-# REDISCLI_AUTH (the embedded Redis's password, from its data directory) for redis-cli, Bench and the reference.
+# REDISCLI_AUTH (the embedded Redis's password, from its data directory) for redis-cli, the harness and the reference.
 # CONFIG is left out of the embedded Redis's refused commands: the bench sets appendfsync and the latency monitor on
 # the running server (a production service refuses it; docs/security.md).
 start_service() { # dir log extra-arguments...
@@ -241,7 +230,7 @@ start_service() { # dir log extra-arguments...
   # The JVM's stop-the-world pauses (garbage collection and the rest), for the steady loads' stall reports.
   SAFEPOINT_LOG="${log%.log}-safepoints.log"
   (cd "$SERVICE_DIR" && exec java $JAVA_OPTS -Xlog:safepoint=info:file="$SAFEPOINT_LOG"::filecount=0 -jar "$JAR" --server.port=0 \
-    --seckill.stream.shards=1 --seckill.redis.refused-commands=module,debug,acl,shutdown \
+    --seckill.api.management-port=0 --seckill.stream.shards=1 --seckill.redis.refused-commands=module,debug,acl,shutdown \
     --seckill.stream.batch-size="$BATCH_SIZE" "$@") >"$log" 2>&1 &
   SERVICE_PID=$!
   # When its JVM started (epoch ms; the process's start in the kernel's clock ticks since boot, against the uptime
@@ -254,11 +243,18 @@ start_service() { # dir log extra-arguments...
     ((SECONDS < deadline)) || die "the service did not start in 180 s: $log"
     sleep 0.5
   done
-  local http_port
-  # The API's port: Netty's with seckill.api.engine=netty-http, else Tomcat's.
-  http_port=$( (grep -oP 'API listening on port \K[0-9]+' "$log"; grep -oP 'Tomcat started on port \K[0-9]+' "$log") | sed -n 1p)
+  local http_port management_port
+  # The API's port: Netty's with seckill.api.engine=netty-http, else Tomcat's, which always carries the probes.
+  management_port=$(grep -oP 'Tomcat started on port \K[0-9]+' "$log" | sed -n 1p)
+  http_port=$( (grep -oP 'API listening on port \K[0-9]+' "$log"; echo "$management_port") | sed -n 1p)
   REDIS_PORT=$(grep -oP 'Embedded Redis listening on 127\.0\.0\.1:\K[0-9]+' "$log" | head -n 1)
   [[ -n "$http_port" && -n "$REDIS_PORT" ]] || die "no HTTP or Redis port in $log"
+  # The API answers 503 until the service's own start-up warm-up is done and readiness says UP.
+  until curl -sf -o /dev/null "http://127.0.0.1:$management_port/actuator/health/readiness"; do
+    kill -0 "$SERVICE_PID" 2>/dev/null || die "the service exited during start-up: $log"
+    ((SECONDS < deadline)) || die "the service was not ready in 180 s: $log"
+    sleep 0.5
+  done
   REDIS_PID=$(cat "$SERVICE_DIR/data/redis/redis.pid")
   REDISCLI_AUTH=$(cat "$SERVICE_DIR/data/redis/password")
   export REDISCLI_AUTH
@@ -332,16 +328,12 @@ wrk_run() { # url voucher connections seconds results [expected-status] [xff]
   track wrk -t "$threads" -c "$3" -d "${4}s" --timeout 10s --latency -s "$ROOT/bench/intake.lua" "$1" -- "$2" \
     "${6:-202}" "${7:-}" >"$5"
 }
-# Answers of the expected status per second in a wrk result.
+# Answers of the expected status per second in a wrk result: the best level sets the later legs' load (the summary's
+# figures are the harness's, from the same results).
 wrk_rate() { calc "($(val bench_requests "$1") - $(val bench_unexpected "$1")) / ($(val bench_duration_us "$1") / 1e6)"; }
-wrk_row() { # label results
-  printf '| %s | %s | %s ms | %s ms | %s ms | %s | %s |\n' "$1" "$(group "$(wrk_rate "$2")")" \
-    "$(calc "$(val bench_p50_us "$2") / 1000" 2)" "$(calc "$(val bench_p99_us "$2") / 1000" 2)" \
-    "$(calc "$(val bench_p999_us "$2") / 1000" 2)" "$(val bench_unexpected "$2")" "$(val bench_socket_errors "$2")"
-}
 
 # Stops the writer, admits ORDERS straight into Redis with the admission script (EVALSHA through redis-cli --pipe,
-# buyers 1..N, ids Backlog.orderId(n)), starts the writer and times the stream to empty. Results in FILE.
+# buyers 1..N, ids JdbcBaseline.FIRST_ORDER_ID + n), starts the writer and times the stream to empty. Results in FILE.
 drain_run() { # label results [1: count PostgreSQL's CPU too]
   say "drain ($1): stopping the writer, then $DRAIN_ORDERS orders admitted straight into Redis"
   bench route "$SERVICE_PID" "$WRITER_ROUTE" stop >"$LOGS/route-stop-$1.txt"
@@ -406,26 +398,9 @@ jvm_stalls() { # from-ms
     | awk '$1 >= 10000000 { n++ } NR <= 3 { printf "%s%s %.0f ms", sep, $2, $1 / 1e6; sep = ", " }
         END { printf " (%d of 10 ms or more)", n }')"
 }
-# The steady loads that ran, one "label:orders asked per second:results" line each.
-steady_loads() {
-  local load
-  for load in "H2:$E2E_RATE:$E2E_OUT" "H2, appendfsync $FSYNC_OTHER:$E2E_RATE:$E2E_FSYNC_OUT" \
-    "H2, netty-http engine:${E2E_RATE_NETTY:-}:${NETTY_E2E_OUT:-}" "PostgreSQL:$E2E_RATE:${PG_E2E_OUT:-}"; do
-    [[ -n "${load#*:*:}" && -f "${load#*:*:}" ]] && echo "$load"
-  done
-  return 0
-}
-# How long a steady load's unmeasured warm-up ran, and whether it ended steady or at its cap.
-OPEN_LOOP_STEADY="5 s in a row answered every request within 100 ms of its due time"
-warm_up() { # prefix results
-  echo "$(val "$1_warm_up_seconds" "$2") s$([[ "$(val "$1_warm_up_steady" "$2")" == true ]] || echo ", not steady")"
-}
-# One line per steady load that ran: "- <leg>: <the KEY= value of its results, or none>".
-steady_stalls() { # key
-  local load
-  steady_loads | while IFS= read -r load; do
-    echo "- ${load%%:*}: $(val "$1" "${load#*:*:}" | sed 's/^$/none/')"
-  done
+# A steady load's picture, second by second (bench chart): beside the summary, named after the load's log.
+picture() { # results
+  echo "$RUN/$(basename "${1%.txt}").svg"
 }
 steady_run() { # label results
   say "steady load ($1): $E2E_RATE orders/s, unmeasured until steady ($E2E_WARMUP_SECONDS–$E2E_WARMUP_MAX_SECONDS s), then $E2E_SECONDS s, following one in $E2E_SAMPLE_EVERY to its row"
@@ -437,11 +412,12 @@ steady_run() { # label results
     "$E2E_SAMPLE_EVERY" "$E2E_POLL_MILLIS" "$E2E_CONNECTIONS" >"$2"
   redis_stalls "$(val load_measured_from_ms "$2")" >>"$2"
   jvm_stalls "$(val load_measured_from_ms "$2")" >>"$2"
+  bench chart "$2" "$(picture "$2")" "Steady load ($1): $(group "$E2E_RATE") orders/s asked, $E2E_CONNECTIONS connections"
   service_alive
   say "steady load ($1): steady after $(val load_warm_up_seconds "$2") s ($(val load_warm_up_steady "$2")); POST p99 $(val post_p99 "$2") ms, 202 → row p99 $(val e2e_p99 "$2") ms"
 }
 
-# The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (Bench script: open loop, as the steady
+# The admission script alone at E2E_RATE for E2E_SECONDS, straight to Redis (the harness's script load: open loop, as the steady
 # load, on keys of its own), and what stalled Redis meanwhile. Results in FILE.
 script_steady_run() { # appendfsync results
   say "steady load: the admission script alone, $E2E_RATE/s for $E2E_SECONDS s straight to Redis (appendfsync $1)"
@@ -452,13 +428,14 @@ script_steady_run() { # appendfsync results
     "$E2E_CONNECTIONS" "$SHA" "${#LIMIT_KEYS[@]}" \
     "${LIMIT_KEYS[@]}" __n__ 1 __n__ "$PAYMENT_TIMEOUT_MILLIS" "${NO_LIMITS[@]}" >"$2"
   redis_stalls "$(val script_measured_from_ms "$2")" >>"$2"
+  bench chart "$2" "$(picture "$2")" "The admission script alone, appendfsync $1: $(group "$E2E_RATE")/s asked, $E2E_CONNECTIONS connections"
   rcli UNLINK "${LIMIT_KEYS[@]}" >/dev/null
   say "steady load: the script alone, steady after $(val script_warm_up_seconds "$2") s ($(val script_warm_up_steady "$2")); p99 $(val script_p99 "$2") ms (appendfsync $1)"
 }
 
 # ================================ leg 1: H2, rate limits off ======================================================
 
-start_service "$RUN/h2" "$LOGS/service-h2.log" "${THROUGHPUT_WINDOW[@]}" \
+start_service "$RUN/h2" "$LOGS/service-h2.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 H2_PID=$SERVICE_PID
 REDIS_VERSION=$(rcli INFO server | sed -n 's/^redis_version://p' | tr -d '\r')
@@ -472,7 +449,6 @@ service_alive
 
 BEST_RATE=0
 BEST_CONNECTIONS=
-INTAKE_ROWS=""
 for connections in $CONNECTIONS; do
   say "intake: $INTAKE_SECONDS s of wrk at $connections connections"
   out="$LOGS/wrk-$connections.txt"
@@ -484,7 +460,6 @@ for connections in $CONNECTIONS; do
     BEST_RATE=$rate
     BEST_CONNECTIONS=$connections
   fi
-  INTAKE_ROWS+="$(wrk_row "$connections" "$out")"$'\n'
 done
 say "intake: best $BEST_RATE accepted/s at $BEST_CONNECTIONS connections"
 
@@ -534,7 +509,6 @@ say "reference: warming up, $WARMUP_SECONDS s of wrk at 64 connections"
 wrk_run "$REFERENCE_BASE" "$VOUCHER" 64 "$WARMUP_SECONDS" "$LOGS/wrk-reference-warm-up.txt"
 REFERENCE_RATE=0
 REFERENCE_CONNECTIONS=
-REFERENCE_ROWS=""
 for connections in $CONNECTIONS; do
   say "reference: $INTAKE_SECONDS s of wrk at $connections connections"
   out="$LOGS/wrk-reference-$connections.txt"
@@ -545,7 +519,6 @@ for connections in $CONNECTIONS; do
     REFERENCE_RATE=$rate
     REFERENCE_CONNECTIONS=$connections
   fi
-  REFERENCE_ROWS+="$(wrk_row "$connections" "$out")"$'\n'
 done
 RSS_REFERENCE=$(peak_rss_mb "$REFERENCE_PID")
 stop_reference
@@ -577,10 +550,6 @@ say "intake limit: $LIMIT_REQUESTS admission scripts, $LIMIT_CLIENTS clients, pi
 limit_run "$LIMIT_PIPELINE" "$LOGS/redis-benchmark-pipelined.csv"
 LIMIT_RATE=$(calc "$(csv_field 2 "$LOGS/redis-benchmark-unpipelined.csv")")
 LIMIT_RATE_PIPELINED=$(calc "$(csv_field 2 "$LOGS/redis-benchmark-pipelined.csv")")
-LIMIT_ROWS="| $LIMIT_CLIENTS clients, no pipelining | $(group "$LIMIT_RATE") | $(csv_field 5 "$LOGS/redis-benchmark-unpipelined.csv") ms"
-LIMIT_ROWS+=" | $(csv_field 7 "$LOGS/redis-benchmark-unpipelined.csv") ms |"$'\n'
-LIMIT_ROWS+="| $LIMIT_CLIENTS clients, pipeline $LIMIT_PIPELINE | $(group "$LIMIT_RATE_PIPELINED")"
-LIMIT_ROWS+=" | $(csv_field 5 "$LOGS/redis-benchmark-pipelined.csv") ms | $(csv_field 7 "$LOGS/redis-benchmark-pipelined.csv") ms |"
 say "intake limit: $LIMIT_RATE/s unpipelined, $LIMIT_RATE_PIPELINED/s pipelined"
 
 # --- end to end at half load, flash crowd, drain -----------------------------------------------------------------
@@ -643,7 +612,7 @@ LONG_WARMUP_SECONDS=$((WARMUP_SECONDS + INTAKE_SECONDS * ${#LEVELS[@]}))
 # (2026-11-23: 58 % of leg 1's rate, 73–83 % in the runs before). The load generator is one address, so the service
 # trusts it as a proxy and each request names its buyer's own address in X-Forwarded-For (bench/intake.lua xff).
 VOUCHERS=()
-start_service "$RUN/limits" "$LOGS/service-rate-limits.log" "${THROUGHPUT_WINDOW[@]}" \
+start_service "$RUN/limits" "$LOGS/service-rate-limits.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" \
   --seckill.rate-limit.trusted-proxies=127.0.0.1
 say "rate limits on: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
 new_voucher limits-warm-up $MAX_STOCK
@@ -665,7 +634,7 @@ stop_service
 # rewrites a large append-only file) with seckill.api.engine=netty-http (Tomcat, with the actuator, on a port of its
 # own), the limits off as in leg 1: its best level, the sold-out path and a steady load at half its own rate.
 VOUCHERS=()
-start_service "$RUN/netty" "$LOGS/service-netty.log" "${THROUGHPUT_WINDOW[@]}" --seckill.api.engine=netty-http --seckill.api.management-port=0 \
+start_service "$RUN/netty" "$LOGS/service-netty.log" "${THROUGHPUT_WINDOW[@]}" --seckill.api.engine=netty-http \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 say "netty-http engine: warming up, $LONG_WARMUP_SECONDS s of wrk at $BEST_CONNECTIONS connections"
 new_voucher netty-warm-up $MAX_STOCK
@@ -704,7 +673,7 @@ if ((POSTGRES)) && command -v psql >/dev/null && psql_server "SELECT 1" >/dev/nu
   psql_server "CREATE DATABASE ${PG_DB}_baseline"
   PG_VERSION=$(psql -X -tA -h 127.0.0.1 -U postgres -d postgres -c 'SHOW server_version')
   VOUCHERS=()
-  start_service "$RUN/pg" "$LOGS/service-pg.log" "${THROUGHPUT_WINDOW[@]}" --spring.profiles.active=postgres \
+  start_service "$RUN/pg" "$LOGS/service-pg.log" "${THROUGHPUT_WINDOW[@]}" "${TOMCAT[@]}" --spring.profiles.active=postgres \
     --spring.datasource.url="$PG_URL$PG_DB" \
     --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
   say "PostgreSQL: warming up, $LONG_WARMUP_SECONDS s of wrk at 64 connections"
@@ -737,7 +706,7 @@ fi
 # are cancelled and their units go back on sale; a second crowd buys them; its winners do not pay, so their units
 # come back too. At the end only the paid orders are live, and the ledger balances.
 VOUCHERS=()
-start_service "$RUN/lifecycle" "$LOGS/service-lifecycle.log" --seckill.order.payment-timeout="${PAYMENT_WINDOW}s" \
+start_service "$RUN/lifecycle" "$LOGS/service-lifecycle.log" "${TOMCAT[@]}" --seckill.order.payment-timeout="${PAYMENT_WINDOW}s" \
   --seckill.rate-limit.per-buyer.rate=0 --seckill.rate-limit.per-address.rate=0
 new_voucher lifecycle "$FLASH_STOCK"
 LIFE_VOUCHER=$VOUCHER
@@ -771,206 +740,79 @@ LIFE_OUT="$LOGS/lifecycle-statuses.txt"
 
 # ================================ summary =========================================================================
 
-FAILURES=()
-CHECKS=""
-check() { # description condition
-  if awk "BEGIN { exit !($2) }"; then
-    CHECKS+="| $1 | PASS |"$'\n'
-  else
-    CHECKS+="| $1 | FAIL |"$'\n'
-    FAILURES+=("$1")
-  fi
-}
-FLASH_ACCEPTED=$(val flash_accepted "$FLASH_OUT")
-FLASH_OTHER=$(grep '^flash_outcome_' "$FLASH_OUT" \
-  | grep -Ev '^flash_outcome_(202|409_SOLD_OUT|409_ALREADY_ORDERED)=' | sed 's/^flash_outcome_//' | paste -sd' ' || true)
-check "flash crowd: $FLASH_ACCEPTED orders accepted (202) for a stock of $FLASH_STOCK" "$FLASH_ACCEPTED == $FLASH_STOCK"
-check "flash crowd: every other answer 409 SOLD_OUT or ALREADY_ORDERED${FLASH_OTHER:+ (also: $FLASH_OTHER)}" \
-  "\"$FLASH_OTHER\" == \"\""
-check "flash crowd: remaining $FLASH_REMAINING" "$FLASH_REMAINING == 0"
-check "flash crowd: $FLASH_BUYERS_IN_REDIS buyers recorded in Redis" "$FLASH_BUYERS_IN_REDIS == $FLASH_STOCK"
-check "flash crowd: $(val verify_flash_rows "$VERIFY_OUT") rows, $(val verify_flash_buyers "$VERIFY_OUT") distinct buyers" \
-  "$(val verify_flash_rows "$VERIFY_OUT") == $FLASH_STOCK && $(val verify_flash_buyers "$VERIFY_OUT") == $FLASH_STOCK"
-check "flash crowd: rows missing $(val verify_flash_missing "$VERIFY_OUT"), rows never accepted $(val verify_flash_unexpected "$VERIFY_OUT")" \
-  "$(val verify_flash_missing "$VERIFY_OUT") == 0 && $(val verify_flash_unexpected "$VERIFY_OUT") == 0"
-check "H2: every voucher of the run, rows = stock − remaining (${#SOLD[@]} vouchers)" \
-  "$(val verify_mismatches "$VERIFY_OUT") == 0"
-check "H2: dead letters $DEAD_LETTERS" "$DEAD_LETTERS == 0"
-check "H2: orders followed to their row and never seen: $(val e2e_unseen "$E2E_OUT")" "$(val e2e_unseen "$E2E_OUT") == 0"
-check "sold out: every answer 409 (other answers: $(val bench_unexpected "$SOLD_OUT_OUT"))" \
-  "$(val bench_unexpected "$SOLD_OUT_OUT") == 0"
-check "netty-http engine: every intake answer 202, every sold-out answer 409 (other answers: $(val bench_unexpected "$NETTY_OUT"), $(val bench_unexpected "$NETTY_SOLD_OUT_OUT"))" \
-  "$(val bench_unexpected "$NETTY_OUT") + $(val bench_unexpected "$NETTY_SOLD_OUT_OUT") == 0"
-check "rate limits on: every answer 202 (other answers, e.g. 429: $(val bench_unexpected "$LIMITED_OUT"))" \
-  "$(val bench_unexpected "$LIMITED_OUT") == 0"
-check "unpaid winners: first crowd $LIFE_FIRST accepted for a stock of $FLASH_STOCK, $LIFE_PAID paid" \
-  "$LIFE_FIRST == $FLASH_STOCK && $LIFE_PAID > 0"
-check "unpaid winners: the $LIFE_UNPAID unpaid units came back ($LIFE_FREED) and the second crowd bought exactly them ($LIFE_SECOND)" \
-  "$LIFE_FREED == $LIFE_UNPAID && $LIFE_SECOND == $LIFE_UNPAID"
-check "unpaid winners, at the end: $(val status_PAID "$LIFE_OUT") PAID, $(val status_CREATED "$LIFE_OUT") CREATED, $(val status_CANCELLED "$LIFE_OUT") CANCELLED rows; sold $(val sold "$LIFE_OUT"); remaining $LIFE_REMAINING" \
-  "$(val status_PAID "$LIFE_OUT") == $LIFE_PAID && $(val status_CREATED "$LIFE_OUT") == 0 && $(val status_CANCELLED "$LIFE_OUT") == $LIFE_FIRST + $LIFE_SECOND - $LIFE_PAID && $(val sold "$LIFE_OUT") == $LIFE_PAID && $LIFE_REMAINING == $FLASH_STOCK - $LIFE_PAID"
-check "unpaid winners: live rows + dead letters ($LIFE_DEAD) = stock − remaining; one live order per buyer ($(val live_buyers "$LIFE_OUT") buyers)" \
-  "$(val status_PAID "$LIFE_OUT") + $(val status_CREATED "$LIFE_OUT") + $LIFE_DEAD == $FLASH_STOCK - $LIFE_REMAINING && $(val live_buyers "$LIFE_OUT") == $(val status_PAID "$LIFE_OUT") + $(val status_CREATED "$LIFE_OUT")"
+# The summary, its arithmetic and the correctness checks are the harness's (bench summary, io.seckill.bench.Summary):
+# it reads every step's results in logs/ and, in logs/run.txt, what only this script knows: the run's settings, the
+# machine, and what it read off the processes and Redis as it went.
+note() { printf '%s=%s\n' "$1" "$2" >>"$LOGS/run.txt"; }
+note date "$(date -u '+%Y-%m-%d %H:%M')"
+note quick "$quick"
+note machine "$(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) of memory, Linux $(uname -r)"
+note cpus "$(nproc)"
+note java_version "$(java -version 2>&1 | head -n 1)"
+note redis_version "$REDIS_VERSION"
+note pg_version "${PG_VERSION:-}"
+note wrk_version "$(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2)"
+note redis_benchmark_version "$(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)"
+note load_at_start "$LOAD_AT_START"
+note git "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" status --porcelain --untracked-files=no | grep -q . && echo " + local changes" || true)"
+note java_opts "$JAVA_OPTS"
+note malloc_arena_max "$MALLOC_ARENA_MAX"
+note batch_size "$BATCH_SIZE"
+note fsync_default "$FSYNC_DEFAULT"
+note fsync_other "$FSYNC_OTHER"
+note admit_script "$(basename "$ADMIT_SCRIPT")"
+note warmup_seconds "$WARMUP_SECONDS"
+note intake_seconds "$INTAKE_SECONDS"
+note connections "$CONNECTIONS"
+note best_connections "$BEST_CONNECTIONS"
+note limit_requests "$LIMIT_REQUESTS"
+note limit_clients "$LIMIT_CLIENTS"
+note limit_pipeline "$LIMIT_PIPELINE"
+note e2e_rate "$E2E_RATE"
+note e2e_rate_netty "$E2E_RATE_NETTY"
+note e2e_seconds "$E2E_SECONDS"
+note e2e_warmup_seconds "$E2E_WARMUP_SECONDS"
+note e2e_warmup_max_seconds "$E2E_WARMUP_MAX_SECONDS"
+note e2e_connections "$E2E_CONNECTIONS"
+note e2e_sample_every "$E2E_SAMPLE_EVERY"
+note e2e_poll_millis "$E2E_POLL_MILLIS"
+note drain_orders "$DRAIN_ORDERS"
+note flash_stock "$FLASH_STOCK"
+note flash_requests "$FLASH_REQUESTS"
+note flash_buyers "$FLASH_BUYERS"
+note flash_remaining "$FLASH_REMAINING"
+note flash_buyers_in_redis "$FLASH_BUYERS_IN_REDIS"
+note dead_letters "$DEAD_LETTERS"
+note vouchers_checked "${#SOLD[@]}"
+note rss_intake "$RSS_INTAKE"
+note rss_drain "$RSS_DRAIN"
+note rss_drain_from "$RSS_DRAIN_FROM"
+note rss_limited "$RSS_LIMITED"
+note rss_netty "$RSS_NETTY"
+note rss_reference "$RSS_REFERENCE"
+note rss_redis "$RSS_REDIS"
+note life_freed "$LIFE_FREED"
+note life_remaining "$LIFE_REMAINING"
+note life_dead "$LIFE_DEAD"
+note pg_ran "$PG_RAN"
 if ((PG_RAN)); then
-  check "PostgreSQL: every voucher of the run, rows = stock − remaining (${#PG_SOLD[@]} vouchers)" \
-    "$(val verify_mismatches "$PG_VERIFY_OUT") == 0"
-  check "PostgreSQL: dead letters $PG_DEAD_LETTERS" "$PG_DEAD_LETTERS == 0"
-  check "PostgreSQL: orders followed to their row and never seen: $(val e2e_unseen "$PG_E2E_OUT")" \
-    "$(val e2e_unseen "$PG_E2E_OUT") == 0"
-  PG_DRAIN_RATE=$(val drain_rate "$PG_DRAIN_OUT")
-  PG_JDBC_RATE=$(val jdbc_rate "$PG_JDBC_OUT")
-  PG_E2E_P99=$(val e2e_p99 "$PG_E2E_OUT")
-else
-  PG_DRAIN_RATE=n/a PG_JDBC_RATE=n/a PG_E2E_P99=n/a RSS_PG=n/a PG_VERSION="not run"
+  note rss_pg "$RSS_PG"
+  note pg_dead_letters "$PG_DEAD_LETTERS"
+  note pg_vouchers_checked "${#PG_SOLD[@]}"
 fi
 
-DRAIN_RATE=$(val drain_rate "$DRAIN_OUT")
-JDBC_RATE=$(val jdbc_rate "$JDBC_OUT")
-POST_P99=$(val post_p99 "$E2E_OUT")
-POST_FSYNC_P99=$(val post_p99 "$E2E_FSYNC_OUT")
-E2E_P99=$(val e2e_p99 "$E2E_OUT")
-RSS_MAX=$((RSS_INTAKE > RSS_DRAIN ? RSS_INTAKE : RSS_DRAIN))
-RSS_MAX=$((RSS_LIMITED > RSS_MAX ? RSS_LIMITED : RSS_MAX))
-RSS_MAX=$((RSS_NETTY > RSS_MAX ? RSS_NETTY : RSS_MAX))
-[[ "$RSS_PG" == n/a ]] || RSS_MAX=$((RSS_PG > RSS_MAX ? RSS_PG : RSS_MAX))
-INTAKE_RATIO=$(percent "$BEST_RATE" "$LIMIT_RATE")
-REFERENCE_RATIO=$(percent "$BEST_RATE" "$REFERENCE_RATE")
-LIMITED_RATIO=$(percent "$LIMITED_RATE" "$BEST_RATE")
-SOLD_OUT_RATIO=$(percent "$SOLD_OUT_RATE" "$BEST_RATE")
-FSYNC_RATIO=$(percent "$FSYNC_OTHER_RATE" "$BEST_RATE")
-DRAIN_RATIO=$(percent "$DRAIN_RATE" "$JDBC_RATE")
-PG_DRAIN_RATIO=$(percent "$PG_DRAIN_RATE" "$PG_JDBC_RATE")
-NETTY_REFERENCE_RATIO=$(percent "$NETTY_RATE" "$REFERENCE_RATE")
-NETTY_SCRIPT_RATIO=$(percent "$NETTY_RATE" "$LIMIT_RATE")
-NETTY_SOLD_OUT_RATIO=$(percent "$NETTY_SOLD_OUT_RATE" "$NETTY_RATE")
-NETTY_POST_P99=$(val post_p99 "$NETTY_E2E_OUT")
-dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no | grep -q . && echo " + local changes" || true)
-
 SUMMARY="$RUN/summary.md"
-{
-  echo "# seckill-camel benchmark, $(date -u '+%Y-%m-%d %H:%M') UTC"
-  echo
-  if ((quick)); then
-    echo "**Quick run: shortened settings to check the harness; these figures are not comparable.**"
-    echo
-  fi
-  echo "- Machine: $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) of memory, Linux $(uname -r)."
-  echo "- Software: $(java -version 2>&1 | head -n 1); embedded redis-server $REDIS_VERSION; PostgreSQL $PG_VERSION; $(wrk --version 2>&1 | head -n 1 | cut -d' ' -f1-2); $(redis-benchmark --version 2>/dev/null | cut -d' ' -f1-2)."
-  echo "- Load average when the run started: $LOAD_AT_START. wrk, redis-benchmark and the Java load generator share the CPUs with the service."
-  echo "- Service: git $(git -C "$ROOT" rev-parse --short HEAD)$dirty, JVM options: ${JAVA_OPTS:-none given, so the recommended defaults}, MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX, batch size $BATCH_SIZE, embedded Redis (appendfsync $FSYNC_DEFAULT)."
-  echo "- Settings: warm-up $WARMUP_SECONDS s; intake $INTAKE_SECONDS s per level; $(group "$LIMIT_REQUESTS") script runs per limit mode;"
-  echo "  steady load $E2E_SECONDS s after the same load unmeasured until steady ($E2E_WARMUP_SECONDS–$E2E_WARMUP_MAX_SECONDS s); backlog $(group "$DRAIN_ORDERS") orders; flash crowd $(group "$FLASH_REQUESTS") requests from $(group "$FLASH_BUYERS") buyers for $(group "$FLASH_STOCK") units."
-  echo
-  echo "## Headline"
-  echo
-  echo "| measure | service | reference, same run | service / reference | target | met |"
-  echo "| --- | ---: | ---: | ---: | --- | --- |"
-  echo "| intake, accepted orders/s (best: $BEST_CONNECTIONS connections; rate limits off) | $(group "$BEST_RATE") | $(group "$REFERENCE_RATE") (plain Spring MVC controller, same script and Redis, best: $REFERENCE_CONNECTIONS connections) | $REFERENCE_RATIO % | ≥ 150 % | $(at_least "$REFERENCE_RATIO" 150) |"
-  echo "| intake, accepted orders/s | $(group "$BEST_RATE") | $(group "$LIMIT_RATE") (admission script alone, $LIMIT_CLIENTS clients, no pipelining) | $INTAKE_RATIO % | ≥ 25 % | $(at_least "$INTAKE_RATIO" 25) |"
-  echo "| intake with the default rate limits on (per buyer 5/s, per address 2,000/s; $BEST_CONNECTIONS connections) | $(group "$LIMITED_RATE") | $(group "$BEST_RATE") (limits off) | $LIMITED_RATIO % | ≥ 80 % | $(at_least "$LIMITED_RATIO" 80) |"
-  echo "| sold-out refusals/s (every answer 409 SOLD_OUT; $BEST_CONNECTIONS connections) | $(group "$SOLD_OUT_RATE") | $(group "$BEST_RATE") (accepted/s) | $SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$SOLD_OUT_RATIO" 100) |"
-  echo "| intake on the netty-http engine (seckill.api.engine=netty-http; $BEST_CONNECTIONS connections, limits off) | $(group "$NETTY_RATE") | $(group "$REFERENCE_RATE") (plain Spring MVC controller) | $NETTY_REFERENCE_RATIO % | ≥ 150 % | $(at_least "$NETTY_REFERENCE_RATIO" 150) |"
-  echo "| intake on the netty-http engine | $(group "$NETTY_RATE") | $(group "$LIMIT_RATE") (admission script alone) | $NETTY_SCRIPT_RATIO % | ≥ 25 % | $(at_least "$NETTY_SCRIPT_RATIO" 25) |"
-  echo "| sold-out refusals/s on the netty-http engine | $(group "$NETTY_SOLD_OUT_RATE") | $(group "$NETTY_RATE") (its accepted/s) | $NETTY_SOLD_OUT_RATIO % | ≥ 100 % | $(at_least "$NETTY_SOLD_OUT_RATIO" 100) |"
-  echo "| intake with appendfsync $FSYNC_OTHER instead of $FSYNC_DEFAULT ($BEST_CONNECTIONS connections) | $(group "$FSYNC_OTHER_RATE") | $(group "$BEST_RATE") ($FSYNC_DEFAULT) | $FSYNC_RATIO % | (what the policy costs) | |"
-  echo "| POST latency p99 at half load ($(group "$E2E_RATE")/s, H2) | $POST_P99 ms | $(val script_p99 "$SCRIPT_OUT") ms (the admission script alone at that rate, straight to Redis) | | < 20 ms | $(below "$POST_P99" 20) |"
-  echo "| POST latency p99 at half load with appendfsync $FSYNC_OTHER | $POST_FSYNC_P99 ms | $(val script_p99 "$SCRIPT_FSYNC_OUT") ms (the script alone, $FSYNC_OTHER) | | (what the policy costs) | |"
-  echo "| POST latency p99 at half the netty-http engine's rate ($(group "$E2E_RATE_NETTY")/s, H2) | $NETTY_POST_P99 ms | | | < 20 ms | $(below "$NETTY_POST_P99" 20) |"
-  echo "| drain into H2, orders written/s ($(group "$DRAIN_ORDERS") backlog) | $(group "$DRAIN_RATE") | $(group "$JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each, H2 file) | $DRAIN_RATIO % | ≥ 80 % | $(at_least "$DRAIN_RATIO" 80) |"
-  echo "| drain into PostgreSQL, orders written/s | $(group "$PG_DRAIN_RATE") | $(group "$PG_JDBC_RATE") (raw JDBC batches of $BATCH_SIZE, one commit each) | $PG_DRAIN_RATIO % | ≥ 80 % | $(at_least "$PG_DRAIN_RATIO" 80) |"
-  echo "| 202 → row p99 at half load, H2 / PostgreSQL | $E2E_P99 / $PG_E2E_P99 ms | | | < 100 ms | $(below "$E2E_P99" 100) / $(below "$PG_E2E_P99" 100) |"
-  echo "| peak RSS of the service: intake / drain (H2) / rate limits on / netty-http / PostgreSQL leg | $RSS_INTAKE / $RSS_DRAIN / $RSS_LIMITED / $RSS_NETTY / $RSS_PG MB | $RSS_REFERENCE MB (reference) | | < 384 MB | $(below "$RSS_MAX" 384) |"
-  echo "| correctness: flash crowd, every order written once (checks below) | ${#FAILURES[@]} failed | | | none | $(yes_no "${#FAILURES[@]} == 0") |"
-  echo
-  echo "## Intake (wrk, $INTAKE_SECONDS s per level after $WARMUP_SECONDS s of warm-up; every request a new buyer)"
-  echo
-  echo "Per second: answers of the expected status (202, or 409 for the sold-out voucher). The latencies are wrk's, over every answer."
-  echo
-  echo "| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  printf '%s' "$INTAKE_ROWS"
-  wrk_row "sold out, $BEST_CONNECTIONS (409 expected)" "$SOLD_OUT_OUT"
-  wrk_row "appendfsync $FSYNC_OTHER, $BEST_CONNECTIONS" "$FSYNC_OUT"
-  wrk_row "rate limits on, $BEST_CONNECTIONS" "$LIMITED_OUT"
-  wrk_row "netty-http engine, $BEST_CONNECTIONS" "$NETTY_OUT"
-  wrk_row "netty-http engine, sold out, $BEST_CONNECTIONS (409 expected)" "$NETTY_SOLD_OUT_OUT"
-  echo
-  echo "The reference, a plain Spring MVC controller (bench/reference/ReferenceIntake.java) on the same Redis, same JVM options:"
-  echo
-  echo "| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  printf '%s' "$REFERENCE_ROWS"
-  echo
-  echo "## The admission script alone (redis-benchmark, EVALSHA $(basename "$ADMIT_SCRIPT"), the service's Redis)"
-  echo
-  echo "| mode | scripts/s | p50 | p99 |"
-  echo "| --- | ---: | ---: | ---: |"
-  echo "$LIMIT_ROWS"
-  echo
-  echo "## Steady load at half the best intake (open loop, $E2E_CONNECTIONS connections)"
-  echo
-  echo "POST latency counts from when each request was due. Warm-up: the same load before the measured part, unmeasured, until $OPEN_LOOP_STEADY ($E2E_WARMUP_SECONDS s at least, $E2E_WARMUP_MAX_SECONDS at most; \"not steady\": the cap was reached); each second's worst answer, warm-up and measured part, and the measured part's worst 202 → row, are in the load's log (*_worst_ms_by_second*). 202 → row: one order in $E2E_SAMPLE_EVERY followed with GET /api/orders/{id} every $E2E_POLL_MILLIS ms (an upper bound, within one poll)."
-  echo
-  echo "| database | asked/s | sent/s | warm-up | POST p50 | POST p99 | POST p99.9 | 202 → row samples | p50 | p99 | p99.9 |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  steady_loads | while IFS= read -r load; do
-    file=${load#*:*:}
-    asked=${load#*:}
-    echo "| ${load%%:*} | $(group "${asked%%:*}") | $(group "$(val load_rate_done "$file")") | $(warm_up load "$file") | $(val post_p50 "$file") ms | $(val post_p99 "$file") ms | $(val post_p999 "$file") ms | $(val e2e_count "$file") | $(val e2e_p50 "$file") ms | $(val e2e_p99 "$file") ms | $(val e2e_p999 "$file") ms |"
-  done
-  for script in "$SCRIPT_OUT:$FSYNC_DEFAULT" "$SCRIPT_FSYNC_OUT:$FSYNC_OTHER"; do
-    file=${script%:*}
-    echo "| the admission script alone, straight to Redis, appendfsync ${script##*:} ($(val script_failures "$file") failed) | $(group "$(val script_rate_asked "$file")") | $(group "$(val script_rate_done "$file")") | $(warm_up script "$file") | $(val script_p50 "$file") ms | $(val script_p99 "$file") ms | $(val script_p999 "$file") ms | | | | |"
-  done
-  echo
-  echo "The script alone is the floor under the POST latency: Redis and this machine's disk at the same rate, without the service, its generator's HTTP and the writer on the two CPUs. Redis's stalls meanwhile: appendfsync $FSYNC_DEFAULT: $(val redis_stalls "$SCRIPT_OUT" | sed 's/^$/none/'); $FSYNC_OTHER: $(val redis_stalls "$SCRIPT_FSYNC_OUT" | sed 's/^$/none/')."
-  echo
-  echo "Redis's longest stalls during each steady load's measured part (events of 10 ms or more from LATENCY HISTORY, with the seconds that had one and their longest added up; aof-fsync-always is an fsync of the append-only file, which Redis waits for before answering):"
-  echo
-  steady_stalls redis_stalls
-  echo
-  echo "The service JVM's longest pauses during each steady load's measured part (safepoints: garbage collections and the JVM's other stop-the-world operations, from -Xlog:safepoint), during which no request is answered:"
-  echo
-  steady_stalls jvm_stalls
-  echo
-  echo "## Drain of a backlog (the writer route stopped while $(group "$DRAIN_ORDERS") orders were admitted, then started)"
-  echo
-  echo "| writer | rows | seconds | rows/s | CPU per row: JVM | Redis | PostgreSQL |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-  drain_row "the service's order-writer, H2" "$DRAIN_OUT"
-  jdbc_row "raw JDBC, same statement and batch size, one commit per batch, fresh H2 file" "$JDBC_OUT"
-  if ((PG_RAN)); then
-    drain_row "the service's order-writer, PostgreSQL" "$PG_DRAIN_OUT"
-    jdbc_row "raw JDBC, same statement and batch size, one commit per batch, fresh PostgreSQL database" "$PG_JDBC_OUT"
-  fi
-  echo
-  echo "CPU per row: the CPU time (user + system, µs) each process spent during the drain or the baseline's timed loop, divided by its rows; the service's JVM includes its compiler, collector and every other thread, the baseline's its own. On $(nproc) CPUs a drain cannot run faster than $(nproc) s of CPU per second over the sum of a row's figures."
-  echo
-  echo "Redis's main thread (/proc/<pid>/schedstat) during the drain into H2 ran $(val redis_ran_ms "$DRAIN_OUT") ms and waited runnable for a CPU $(val redis_waited_ms "$DRAIN_OUT") ms$( ((PG_RAN)) && echo "; into PostgreSQL it ran $(val redis_ran_ms "$PG_DRAIN_OUT") ms and waited $(val redis_waited_ms "$PG_DRAIN_OUT") ms"). Each read and acknowledgement of the writer waits for Redis's CPU as well as for its work."
-  echo
-  echo "## Memory (VmHWM)"
-  echo
-  echo "- Service JVM, H2 leg: $RSS_INTAKE MB from start through the intake runs; $RSS_DRAIN MB from $RSS_DRAIN_FROM through the drain."
-  echo "- Service JVM, rate-limits leg: $RSS_LIMITED MB; netty-http leg: $RSS_NETTY MB (from start through its steady load); PostgreSQL leg: $RSS_PG MB (from the drain's start)."
-  echo "- The reference controller: $RSS_REFERENCE MB. The embedded redis-server: $RSS_REDIS MB over the H2 leg (not counted in the service's figure)."
-  echo
-  echo "## Correctness"
-  echo
-  echo "Flash crowd: $(grep '^flash_outcome_' "$FLASH_OUT" | sed 's/^flash_outcome_//' | paste -sd' ') in $(val flash_seconds "$FLASH_OUT") s ($(group "$(val flash_rate "$FLASH_OUT")") requests/s)."
-  echo
-  echo "| check | result |"
-  echo "| --- | --- |"
-  printf '%s' "$CHECKS"
-} >"$SUMMARY"
-
+bench summary "$RUN" >"$LOGS/summary.txt"
+FAILED=$(val summary_failed_checks "$LOGS/summary.txt")
+[[ "$FAILED" =~ ^[0-9]+$ ]] || die "the summary did not count its checks: $LOGS/summary.txt"
 echo
 cat "$SUMMARY"
 echo
-if ((${#FAILURES[@]})); then
-  say "FAILED: ${#FAILURES[@]} correctness checks; the run's data stays in $RUN"
+if ((FAILED)); then
+  say "FAILED: $FAILED correctness checks; the run's data stays in $RUN"
   KEEP_DATA=1
   exit 1
 fi
-rm -rf "$WORK/jar" "$WORK/classes" "$WORK/reference"
+rm -rf "$WORK/jar" "$WORK/harness" "$WORK/reference"
 ((KEEP_DATA)) || rm -rf "$RUN/h2/data" "$RUN/limits/data" "$RUN/netty/data" "$RUN/pg/data" "$RUN/lifecycle/data" "$WORK/baseline"
 say "done: $SUMMARY"
