@@ -5,6 +5,7 @@ import io.seckill.redis.AsyncScripts;
 import io.seckill.redis.LuaScript;
 import io.seckill.redis.LuaScripts;
 import io.seckill.redis.RedisKeys;
+import io.seckill.redis.ReplicaAckProperties;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,29 +26,32 @@ public class AdmitOrderScript {
     private final RedisKeys warmUpKeys;
     private final RateLimits rateLimits;
     private final String paymentTimeoutMillis;
+    private final ReplicaAckProperties replicaAcks;
 
     public AdmitOrderScript(AsyncScripts redis, LuaScripts scripts, RedisKeys keys, RateLimits rateLimits,
-            OrderProperties orders) {
+            OrderProperties orders, ReplicaAckProperties replicaAcks) {
         this.redis = redis;
         this.script = scripts.load("admitOrder-6.lua", List.class);
         this.keys = keys;
         this.warmUpKeys = keys.warmUp();
         this.rateLimits = rateLimits;
         this.paymentTimeoutMillis = Long.toString(orders.paymentTimeout().toMillis());
+        this.replicaAcks = replicaAcks;
     }
 
     /**
      * What the script answered: the outcome; for a rate-limit refusal the microseconds until a token; for
-     * NOT_STARTED the sale's start and the Redis server's time when it ran (epoch ms).
+     * NOT_STARTED the sale's start and the Redis server's time when it ran (epoch ms); and whether as many
+     * replicas as {@code seckill.redis.replica-acks} asks acknowledged its writes (always, when none are asked).
      */
-    public record Answer(AdmissionOutcome outcome, long waitMicros, long beginAt, long redisNow) {
+    public record Answer(AdmissionOutcome outcome, long waitMicros, long beginAt, long redisNow, boolean replicated) {
 
-        static Answer of(List<?> reply) {
+        static Answer of(List<?> reply, boolean replicated) {
             AdmissionOutcome outcome = AdmissionOutcome.ofScriptCode(reply.isEmpty() ? null : reply.get(0));
             if (outcome == AdmissionOutcome.NOT_STARTED && reply.size() >= 4) {
-                return new Answer(outcome, 0, (Long) reply.get(1), (Long) reply.get(3));
+                return new Answer(outcome, 0, (Long) reply.get(1), (Long) reply.get(3), replicated);
             }
-            return new Answer(outcome, reply.size() > 1 ? (Long) reply.get(1) : 0, 0, 0);
+            return new Answer(outcome, reply.size() > 1 ? (Long) reply.get(1) : 0, 0, 0, replicated);
         }
     }
 
@@ -68,6 +72,11 @@ public class AdmitOrderScript {
         Collections.addAll(args, Long.toString(orderId), Long.toString(voucherId), Long.toString(userId),
                 paymentTimeoutMillis);
         args.addAll(rateLimits.scriptArguments());
-        return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(Answer::of);
+        if (!replicaAcks.enabled()) {
+            return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(reply -> Answer.of(reply, true));
+        }
+        return redis.runReplicated(script, scriptKeys, replicaAcks.replicaAcks(), replicaAcks.replicaAckTimeout(),
+                args.toArray(String[]::new)).thenApply(replicated -> Answer.of(replicated.reply(),
+                        replicated.replicas() >= replicaAcks.replicaAcks()));
     }
 }

@@ -3,6 +3,7 @@ package io.seckill.order;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.ratelimit.RateLimits;
+import io.seckill.redis.ReplicaAckProperties;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +25,10 @@ public class OrderAdmission {
     private final SaleStateRecovery redisState;
     private final SaleView saleView;
     private final long rebuildingRetryAfterSeconds;
+    private final long replicaRetryAfterSeconds;
 
     public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, RateLimits rateLimits,
-            MeterRegistry registry, SaleStateRecovery redisState, SaleView saleView) {
+            MeterRegistry registry, SaleStateRecovery redisState, SaleView saleView, ReplicaAckProperties replicas) {
         this.orderIds = orderIds;
         this.saleView = saleView;
         this.admitOrder = admitOrder;
@@ -37,6 +39,7 @@ public class OrderAdmission {
                 .register(registry);
         this.redisState = redisState;
         this.rebuildingRetryAfterSeconds = Math.max(1, redisState.retryAfter().toSeconds());
+        this.replicaRetryAfterSeconds = Math.max(1, replicas.replicaAckTimeout().toSeconds());
     }
 
     /**
@@ -82,6 +85,9 @@ public class OrderAdmission {
             if (outcome != AdmissionOutcome.ACCEPTED) {
                 throw refusal(outcome, voucherId);
             }
+            if (!answer.replicated()) {
+                throw notReplicated(orderId);
+            }
             return CompletableFuture.completedFuture(OrderAccepted.queued(orderId, voucherId, userId));
         });
     }
@@ -93,6 +99,16 @@ public class OrderAdmission {
             case SOLD_OUT -> saleView.soldOut(ticket);
             default -> { }
         }
+    }
+
+    /**
+     * The order was taken, but fewer replicas than asked acknowledged it in time: a failover now could lose it. It
+     * stands if Redis keeps it; the buyer tries again and hears ALREADY_ORDERED then, or a 202.
+     */
+    private Refusal notReplicated(long orderId) {
+        return new Refusal(Reason.REDIS_UNAVAILABLE, "Order " + orderId + " was taken, but Redis's replicas did not "
+                + "confirm it in time; try again in " + replicaRetryAfterSeconds + " s: if it stands, you are told "
+                + "ALREADY_ORDERED", replicaRetryAfterSeconds);
     }
 
     private Refusal rebuilding(long voucherId) {

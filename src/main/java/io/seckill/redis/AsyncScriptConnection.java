@@ -17,9 +17,15 @@ class AsyncScriptConnection {
 
     /** Not closed here: Spring stops the connection factory first, and its client's shutdown closes this too. */
     @Bean(destroyMethod = "")
-    RedisClusterAsyncCommands<String, String> asyncScriptCommands(LettuceConnectionFactory connectionFactory) {
+    RedisClusterAsyncCommands<String, String> asyncScriptCommands(LettuceConnectionFactory connectionFactory,
+            ReplicaAckProperties replicas) {
         AbstractRedisClient client = connectionFactory.getRequiredNativeClient();
         if (client instanceof RedisClusterClient cluster) {
+            if (replicas.enabled()) {
+                // The cluster connection sends a keyless WAIT to a node of its choosing, not the order's master.
+                throw new IllegalStateException("seckill.redis.replica-acks needs a standalone or Sentinel-managed "
+                        + "Redis; on a Redis Cluster use each master's min-replicas-to-write instead");
+            }
             return cluster.connect().async();
         }
         if (client instanceof RedisClient standalone) {

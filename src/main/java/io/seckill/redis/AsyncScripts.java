@@ -54,6 +54,31 @@ public class AsyncScripts {
                         : CompletableFuture.failedFuture(unwrap(failure))));
     }
 
+    /**
+     * The script, then {@code WAIT replicas timeout} on the same connection right behind it (pipelined: one round
+     * trip for both): how many replicas acknowledged the writes of this connection up to the script. A script
+     * Redis had forgotten (EVALSHA answered NOSCRIPT, the EVAL came after the WAIT) is waited for again.
+     */
+    public <T> CompletableFuture<Replicated<T>> runReplicated(LuaScript<T> script, List<String> keys, int replicas,
+            Duration waitTimeout, String... args) {
+        script.requireKeys(keys);
+        RedisScript<T> lua = script.script();
+        ScriptOutputType output = LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType()));
+        String[] keyArray = keys.toArray(String[]::new);
+        CompletableFuture<T> sha = redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture();
+        CompletableFuture<Long> waited = redis.waitForReplication(replicas, waitTimeout.toMillis())
+                .toCompletableFuture();
+        return answered(sha.thenCombine(waited, Replicated::new)
+                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
+                        ? redis.<T>eval(lua.getScriptAsString(), output, keyArray, args).toCompletableFuture()
+                                .thenCompose(reply -> redis.waitForReplication(replicas, waitTimeout.toMillis())
+                                        .toCompletableFuture().thenApply(acks -> new Replicated<>(reply, acks)))
+                        : CompletableFuture.failedFuture(unwrap(failure))));
+    }
+
+    /** @param replicas how many replicas acknowledged the writes up to the reply */
+    public record Replicated<T>(T reply, long replicas) {}
+
     /** Whether the key exists, on the same terms as {@link #run}. */
     public CompletableFuture<Boolean> exists(String key) {
         return answered(redis.exists(key).toCompletableFuture().thenApply(count -> count > 0));

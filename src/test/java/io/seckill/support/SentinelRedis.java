@@ -103,10 +103,7 @@ public final class SentinelRedis implements AutoCloseable {
      */
     public int killMaster() {
         int port = masterPort();
-        Properties info = server(port).template().execute(
-                (RedisCallback<Properties>) connection -> connection.serverCommands().info("server"));
-        long pid = Long.parseLong(info.getProperty("process_id"));
-        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        ProcessHandle.of(server(port).pid()).orElseThrow().destroyForcibly();
         return port;
     }
 

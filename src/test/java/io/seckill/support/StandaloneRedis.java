@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Properties;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.RedisServer;
 import redis.embedded.core.RedisServerBuilder;
@@ -71,6 +73,13 @@ public final class StandaloneRedis implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The redis-server's process id ({@code INFO server}), for a test that signals it as a failure would. */
+    public long pid() {
+        Properties info = client.template().execute(
+                (RedisCallback<Properties>) connection -> connection.serverCommands().info("server"));
+        return Long.parseLong(info.getProperty("process_id"));
     }
 
     public StringRedisTemplate template() {
