@@ -22,6 +22,7 @@ import redis.embedded.core.RedisServerBuilder;
 public final class EmbeddedRedisCluster implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final int ATTEMPTS = 3;
 
     private final RedisShardedCluster cluster;
 
@@ -30,23 +31,42 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
     }
 
     public static EmbeddedRedisCluster start() {
+        IOException failed = null;
+        // A node listens on its port and on that port + 10000 (the cluster bus), which the library does not check:
+        // an outgoing connection of this machine may hold the second one. New ports are tried then.
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            RedisShardedCluster cluster = null;
+            try {
+                // Each node keeps its cluster state file (nodes-main-<port>.conf) here, away from other runs'.
+                Path dir = Files.createDirectories(Path.of("target", "test-data",
+                        "redis-cluster-" + UUID.randomUUID()).toAbsolutePath());
+                cluster = RedisShardedCluster.newRedisCluster()
+                        .withServerBuilder(new RedisServerBuilder().setting("dir " + dir).setting("save \"\""))
+                        .ephemeralServers()
+                        .shard("a", 0)
+                        .shard("b", 0)
+                        .shard("c", 0)
+                        .initializationTimeout(READY_TIMEOUT)
+                        .build();
+                cluster.start();
+                awaitClusterStateOk(cluster.serverPorts());
+                return new EmbeddedRedisCluster(cluster);
+            } catch (IOException e) {
+                failed = e;
+                stopQuietly(cluster);
+            }
+        }
+        throw new UncheckedIOException("Embedded Redis Cluster did not start in " + ATTEMPTS + " attempts", failed);
+    }
+
+    private static void stopQuietly(RedisShardedCluster cluster) {
+        if (cluster == null) {
+            return;
+        }
         try {
-            // Each node keeps its cluster state file (nodes-main-<port>.conf) here, away from other runs'.
-            Path dir = Files.createDirectories(Path.of("target", "test-data", "redis-cluster-" + UUID.randomUUID())
-                    .toAbsolutePath());
-            RedisShardedCluster cluster = RedisShardedCluster.newRedisCluster()
-                    .withServerBuilder(new RedisServerBuilder().setting("dir " + dir).setting("save \"\""))
-                    .ephemeralServers()
-                    .shard("a", 0)
-                    .shard("b", 0)
-                    .shard("c", 0)
-                    .initializationTimeout(READY_TIMEOUT)
-                    .build();
-            cluster.start();
-            awaitClusterStateOk(cluster.serverPorts());
-            return new EmbeddedRedisCluster(cluster);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Embedded Redis Cluster did not start", e);
+            cluster.stop();
+        } catch (IOException | RuntimeException notStarted) {
+            // the nodes that did not start have nothing to stop
         }
     }
 
