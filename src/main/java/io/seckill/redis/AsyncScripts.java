@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
@@ -44,14 +45,8 @@ public class AsyncScripts {
      * from the template the other scripts run on), or with a timeout after the client's command timeout.
      */
     public <T> CompletableFuture<T> run(LuaScript<T> script, List<String> keys, String... args) {
-        script.requireKeys(keys);
-        RedisScript<T> lua = script.script();
-        ScriptOutputType output = LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType()));
-        String[] keyArray = keys.toArray(String[]::new);
-        return answered(redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture()
-                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                        ? redis.<T>eval(lua.getScriptAsString(), output, keyArray, args).toCompletableFuture()
-                        : CompletableFuture.failedFuture(unwrap(failure))));
+        ScriptCall<T> call = ScriptCall.of(script, keys, args);
+        return answered(evalsha(call).exceptionallyCompose(failure -> ifNoScript(failure, () -> eval(call))));
     }
 
     /**
@@ -61,19 +56,43 @@ public class AsyncScripts {
      */
     public <T> CompletableFuture<Replicated<T>> runReplicated(LuaScript<T> script, List<String> keys, int replicas,
             Duration waitTimeout, String... args) {
-        script.requireKeys(keys);
-        RedisScript<T> lua = script.script();
-        ScriptOutputType output = LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType()));
-        String[] keyArray = keys.toArray(String[]::new);
-        CompletableFuture<T> sha = redis.<T>evalsha(lua.getSha1(), output, keyArray, args).toCompletableFuture();
-        CompletableFuture<Long> waited = redis.waitForReplication(replicas, waitTimeout.toMillis())
+        ScriptCall<T> call = ScriptCall.of(script, keys, args);
+        CompletableFuture<T> reply = evalsha(call);
+        CompletableFuture<Long> acknowledged = waitFor(replicas, waitTimeout);
+        return answered(reply.thenCombine(acknowledged, Replicated::new)
+                .exceptionallyCompose(failure -> ifNoScript(failure, () -> eval(call).thenCompose(
+                        sent -> waitFor(replicas, waitTimeout).thenApply(acks -> new Replicated<>(sent, acks))))));
+    }
+
+    /** One script's call: what EVALSHA and EVAL both send. */
+    private record ScriptCall<T>(RedisScript<T> lua, ScriptOutputType output, String[] keys, String[] args) {
+
+        static <T> ScriptCall<T> of(LuaScript<T> script, List<String> keys, String[] args) {
+            script.requireKeys(keys);
+            RedisScript<T> lua = script.script();
+            return new ScriptCall<>(lua,
+                    LettuceConverters.toScriptOutputType(ReturnType.fromJavaType(lua.getResultType())),
+                    keys.toArray(String[]::new), args);
+        }
+    }
+
+    private <T> CompletableFuture<T> evalsha(ScriptCall<T> call) {
+        return redis.<T>evalsha(call.lua().getSha1(), call.output(), call.keys(), call.args()).toCompletableFuture();
+    }
+
+    private <T> CompletableFuture<T> eval(ScriptCall<T> call) {
+        return redis.<T>eval(call.lua().getScriptAsString(), call.output(), call.keys(), call.args())
                 .toCompletableFuture();
-        return answered(sha.thenCombine(waited, Replicated::new)
-                .exceptionallyCompose(failure -> unwrap(failure) instanceof RedisNoScriptException
-                        ? redis.<T>eval(lua.getScriptAsString(), output, keyArray, args).toCompletableFuture()
-                                .thenCompose(reply -> redis.waitForReplication(replicas, waitTimeout.toMillis())
-                                        .toCompletableFuture().thenApply(acks -> new Replicated<>(reply, acks)))
-                        : CompletableFuture.failedFuture(unwrap(failure))));
+    }
+
+    private CompletableFuture<Long> waitFor(int replicas, Duration timeout) {
+        return redis.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
+    }
+
+    /** A script Redis no longer has (a restart, SCRIPT FLUSH) is sent whole, as the template does; else the failure. */
+    private static <R> CompletableFuture<R> ifNoScript(Throwable failure, Supplier<CompletableFuture<R>> resend) {
+        Throwable cause = unwrap(failure);
+        return cause instanceof RedisNoScriptException ? resend.get() : CompletableFuture.failedFuture(cause);
     }
 
     /** @param replicas how many replicas acknowledged the writes up to the reply */
