@@ -75,8 +75,7 @@ public class AdmitOrderScript {
         if (!replicaAcks.enabled()) {
             return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(reply -> Answer.of(reply, true));
         }
-        return redis.runReplicated(script, scriptKeys, replicaAcks.replicaAcks(), replicaAcks.replicaAckTimeout(),
-                args.toArray(String[]::new)).thenApply(replicated -> Answer.of(replicated.reply(),
-                        replicated.replicas() >= replicaAcks.replicaAcks()));
+        return redis.runReplicated(script, scriptKeys, args.toArray(String[]::new))
+                .thenApply(replicated -> Answer.of(replicated.reply(), replicated.acknowledged()));
     }
 }

@@ -2,7 +2,10 @@ package io.seckill.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,14 +13,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * The connection behind {@link AsyncScripts}: Lettuce's asynchronous API on a connection of its own, opened from
- * the client Spring Data Redis built (standalone or cluster alike, with its options).
+ * the client Spring Data Redis built (standalone or cluster alike, with its options), and the coalesced WAITs on it.
  */
 @Configuration(proxyBeanMethods = false)
 class AsyncScriptConnection {
 
     /** Not closed here: Spring stops the connection factory first, and its client's shutdown closes this too. */
     @Bean(destroyMethod = "")
-    RedisClusterAsyncCommands<String, String> asyncScriptCommands(LettuceConnectionFactory connectionFactory,
+    StatefulConnection<String, String> asyncScriptsConnection(LettuceConnectionFactory connectionFactory,
             ReplicaAckProperties replicas) {
         AbstractRedisClient client = connectionFactory.getRequiredNativeClient();
         if (client instanceof RedisClusterClient cluster) {
@@ -26,11 +29,24 @@ class AsyncScriptConnection {
                 throw new IllegalStateException("seckill.redis.replica-acks needs a standalone or Sentinel-managed "
                         + "Redis; on a Redis Cluster use each master's min-replicas-to-write instead");
             }
-            return cluster.connect().async();
+            return cluster.connect();
         }
         if (client instanceof RedisClient standalone) {
-            return standalone.connect().async();
+            return standalone.connect();
         }
         throw new IllegalStateException("Unknown Lettuce client " + client.getClass().getName());
+    }
+
+    @Bean
+    RedisClusterAsyncCommands<String, String> asyncScriptCommands(
+            StatefulConnection<String, String> asyncScriptsConnection) {
+        return asyncScriptsConnection instanceof StatefulRedisClusterConnection<String, String> cluster
+                ? cluster.async() : ((StatefulRedisConnection<String, String>) asyncScriptsConnection).async();
+    }
+
+    @Bean
+    ReplicationWaits replicationWaits(StatefulConnection<String, String> asyncScriptsConnection,
+            RedisClusterAsyncCommands<String, String> asyncScriptCommands, ReplicaAckProperties replicas) {
+        return new ReplicationWaits(asyncScriptsConnection, asyncScriptCommands, replicas);
     }
 }

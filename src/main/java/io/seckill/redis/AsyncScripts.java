@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.dao.DataAccessException;
@@ -32,10 +33,13 @@ public class AsyncScripts {
 
     private final RedisClusterAsyncCommands<String, String> redis;
     private final Duration timeout;
+    private final ReplicationWaits waits;
     private final LettuceExceptionConverter redisExceptions = new LettuceExceptionConverter();
 
-    AsyncScripts(RedisClusterAsyncCommands<String, String> asyncScriptCommands, RedisProperties properties) {
+    AsyncScripts(RedisClusterAsyncCommands<String, String> asyncScriptCommands, ReplicationWaits waits,
+            RedisProperties properties) {
         this.redis = asyncScriptCommands;
+        this.waits = waits;
         this.timeout = properties.getTimeout() != null ? properties.getTimeout() : Duration.ofSeconds(60);
     }
 
@@ -50,18 +54,23 @@ public class AsyncScripts {
     }
 
     /**
-     * The script, then {@code WAIT replicas timeout} on the same connection right behind it (pipelined: one round
-     * trip for both): how many replicas acknowledged the writes of this connection up to the script. A script
-     * Redis had forgotten (EVALSHA answered NOSCRIPT, the EVAL came after the WAIT) is waited for again.
+     * The script, then the {@code WAIT} that covers it ({@link ReplicationWaits}: one sent right behind it, pipelined,
+     * or the next one when one is out): whether as many replicas as asked acknowledged the writes of this connection
+     * up to the script. A script Redis had forgotten (EVALSHA answered NOSCRIPT, the EVAL came after the WAIT) is
+     * waited for again.
      */
-    public <T> CompletableFuture<Replicated<T>> runReplicated(LuaScript<T> script, List<String> keys, int replicas,
-            Duration waitTimeout, String... args) {
+    public <T> CompletableFuture<Replicated<T>> runReplicated(LuaScript<T> script, List<String> keys, String... args) {
         ScriptCall<T> call = ScriptCall.of(script, keys, args);
-        CompletableFuture<T> reply = evalsha(call);
-        CompletableFuture<Long> acknowledged = waitFor(replicas, waitTimeout);
-        return answered(reply.thenCombine(acknowledged, Replicated::new)
-                .exceptionallyCompose(failure -> ifNoScript(failure, () -> eval(call).thenCompose(
-                        sent -> waitFor(replicas, waitTimeout).thenApply(acks -> new Replicated<>(sent, acks))))));
+        return answered(replicated(call, this::evalsha)
+                .exceptionallyCompose(failure -> ifNoScript(failure, () -> replicated(call, this::eval))));
+    }
+
+    private <T> CompletableFuture<Replicated<T>> replicated(ScriptCall<T> call,
+            Function<ScriptCall<T>, CompletableFuture<T>> send) {
+        long connection = waits.connection();
+        CompletableFuture<T> reply = send.apply(call);
+        return reply.thenCombine(waits.covering(),
+                (value, acknowledgements) -> new Replicated<>(value, waits.acknowledged(acknowledgements, connection)));
     }
 
     /** One script's call: what EVALSHA and EVAL both send. */
@@ -85,18 +94,14 @@ public class AsyncScripts {
                 .toCompletableFuture();
     }
 
-    private CompletableFuture<Long> waitFor(int replicas, Duration timeout) {
-        return redis.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
-    }
-
     /** A script Redis no longer has (a restart, SCRIPT FLUSH) is sent whole, as the template does; else the failure. */
     private static <R> CompletableFuture<R> ifNoScript(Throwable failure, Supplier<CompletableFuture<R>> resend) {
         Throwable cause = unwrap(failure);
         return cause instanceof RedisNoScriptException ? resend.get() : CompletableFuture.failedFuture(cause);
     }
 
-    /** @param replicas how many replicas acknowledged the writes up to the reply */
-    public record Replicated<T>(T reply, long replicas) {}
+    /** @param acknowledged whether as many replicas as asked acknowledged the writes up to the reply */
+    public record Replicated<T>(T reply, boolean acknowledged) {}
 
     /** Whether the key exists, on the same terms as {@link #run}. */
     public CompletableFuture<Boolean> exists(String key) {

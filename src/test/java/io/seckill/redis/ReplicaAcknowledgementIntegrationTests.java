@@ -11,12 +11,18 @@ import io.seckill.support.Stores;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Properties;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -24,14 +30,17 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * {@code seckill.redis.replica-acks=1} on a master with one replica (real redis-server processes): a 202 only once
  * the replica holds the order. With the replica frozen (SIGSTOP, as a stalled machine), the buyer hears 503 within
- * the ack timeout instead of a 202 a failover could lose; the order stands, and the buyer's retry says so.
+ * the ack timeout instead of a 202 a failover could lose; the order stands, and the buyer's retry says so. The
+ * orders sent while a WAIT is out share the next one (io.seckill.redis.ReplicationWaits), and a connection that
+ * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s.
  */
 @SeckillIntegrationTest
 @DirtiesContext
 class ReplicaAcknowledgementIntegrationTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final Duration ACK_TIMEOUT = Duration.ofMillis(300);
+    private static final int BUYERS = 20;
+    private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
     private static final Path DIR = Path.of("target", "replica-acks", UUID.randomUUID().toString());
     private static final StandaloneRedis MASTER = StandaloneRedis.start(DIR.resolve("master"));
     private static final StandaloneRedis REPLICA = StandaloneRedis.start(DIR.resolve("replica"),
@@ -58,21 +67,16 @@ class ReplicaAcknowledgementIntegrationTests {
 
     @Test
     void aFrozenReplicaTurns202Into503AndTheOrderStandsForTheBuyersRetry() throws Exception {
-        await().atMost(DEADLINE).until(ReplicaAcknowledgementIntegrationTests::replicaInSync);
+        await().atMost(DEADLINE).until(MASTER::replicaOnline);
         long voucher = api.createVoucher(10);
         String first = api.orderAccepted(voucher, 1).get(0);
 
-        // Asked before: a frozen server answers nothing, INFO included.
-        long replica = REPLICA.pid();
-        signal("STOP", replica);
         Answer unconfirmed;
-        try {
+        try (StandaloneRedis.Frozen frozen = REPLICA.freeze()) {
             long started = System.nanoTime();
             unconfirmed = api.order(voucher, 2);
             assertThat(Duration.ofNanos(System.nanoTime() - started)).as("answered after the ack timeout")
                     .isGreaterThanOrEqualTo(ACK_TIMEOUT).isLessThan(DEADLINE);
-        } finally {
-            signal("CONT", replica);
         }
         assertThat(unconfirmed.status()).as(unconfirmed.body()).isEqualTo(503);
         assertThat(unconfirmed.code()).isEqualTo("REDIS_UNAVAILABLE");
@@ -86,15 +90,67 @@ class ReplicaAcknowledgementIntegrationTests {
         assertThat(stores.distinctBuyers(voucher)).isEqualTo(3);
     }
 
-    private static boolean replicaInSync() {
-        Properties replication = MASTER.template().execute(
-                (RedisCallback<Properties>) connection -> connection.serverCommands().info("replication"));
-        return replication != null && replication.getProperty("slave0", "").contains("state=online");
+    @Test
+    void ordersSentWhileAWaitIsOutShareTheNextOne() throws Exception {
+        await().atMost(DEADLINE).until(MASTER::replicaOnline);
+        long voucher = api.createVoucher(BUYERS);
+        long waitsBefore = MASTER.calls("WAIT");
+        List<Answer> answers;
+        try (StandaloneRedis.Frozen frozen = REPLICA.freeze()) {
+            answers = concurrently(BUYERS, buyer -> api.order(voucher, 1_000 + buyer));
+        }
+        // Each WAIT waited its full timeout for the frozen replica: one per order was 20 s of answers in a row.
+        assertThat(answers).extracting(Answer::status).containsOnly(503);
+        long waits = MASTER.calls("WAIT") - waitsBefore;
+        assertThat(waits).as("WAITs for %d orders", BUYERS).isBetween(1L, BUYERS / 4L);
+        for (int buyer = 0; buyer < BUYERS; buyer++) {
+            assertThat(api.order(voucher, 1_000 + buyer).code()).isEqualTo("ALREADY_ORDERED");
+        }
+        await().atMost(DEADLINE).until(() -> stores.orderRows(voucher) == BUYERS);
     }
 
-    /** kill -STOP / -CONT: the process stays, as a stalled machine's would. */
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -%s %d", signal, pid).isZero();
+    @Test
+    void aConnectionBrokenUnderItsWaitAnswers503AndTheOrderStands() throws Exception {
+        await().atMost(DEADLINE).until(MASTER::replicaOnline);
+        long voucher = api.createVoucher(10);
+        Answer unconfirmed;
+        ExecutorService buyer = Executors.newSingleThreadExecutor();
+        try (StandaloneRedis.Frozen frozen = REPLICA.freeze()) {
+            Future<Answer> answer = buyer.submit(() -> api.order(voucher, 7));
+            // The order's WAIT blocks its connection; the connection breaks under it (the client reconnects and
+            // resends what was unanswered, the WAIT included).
+            String waiting = await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10))
+                    .until(() -> MASTER.clientAddress(" cmd=wait"), address -> address != null);
+            MASTER.killClient(waiting);
+            unconfirmed = answer.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            buyer.shutdownNow();
+        }
+        assertThat(unconfirmed.status()).as(unconfirmed.body()).isEqualTo(503);
+        assertThat(unconfirmed.code()).isEqualTo("REDIS_UNAVAILABLE");
+        assertThat(api.order(voucher, 7).code()).isEqualTo("ALREADY_ORDERED");
+    }
+
+    private static <T> List<T> concurrently(int count, IntFunction<T> task) throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(count);
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                futures.add(threads.submit(() -> {
+                    start.await();
+                    return task.apply(index);
+                }));
+            }
+            start.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            threads.shutdownNow();
+        }
     }
 }

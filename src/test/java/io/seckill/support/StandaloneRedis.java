@@ -2,8 +2,10 @@ package io.seckill.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.springframework.data.redis.core.RedisCallback;
@@ -77,9 +79,73 @@ public final class StandaloneRedis implements AutoCloseable {
 
     /** The redis-server's process id ({@code INFO server}), for a test that signals it as a failure would. */
     public long pid() {
-        Properties info = client.template().execute(
-                (RedisCallback<Properties>) connection -> connection.serverCommands().info("server"));
-        return Long.parseLong(info.getProperty("process_id"));
+        return Long.parseLong(info("server").getProperty("process_id"));
+    }
+
+    /**
+     * Freezes the server (SIGSTOP: the process stays, as a stalled machine's would) until the returned handle is
+     * closed (SIGCONT). A frozen server answers nothing, INFO included: its pid is read before.
+     */
+    public Frozen freeze() {
+        long pid = pid();
+        signal("STOP", pid);
+        return () -> signal("CONT", pid);
+    }
+
+    /** A frozen server, thawed by {@link #close}. */
+    public interface Frozen extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether a replica is connected and in sync ({@code INFO replication}). */
+    public boolean replicaOnline() {
+        return info("replication").getProperty("slave0", "").contains("state=online");
+    }
+
+    /** How many times the server ran {@code command} ({@code INFO commandstats}). */
+    public long calls(String command) {
+        String stats = info("commandstats").getProperty("cmdstat_" + command.toLowerCase(Locale.ROOT));
+        return stats == null ? 0 : Long.parseLong(stats.replaceFirst("^calls=(\\d+),.*$", "$1"));
+    }
+
+    /** The address of the first client whose {@code CLIENT LIST} line contains {@code fragment}, or null. */
+    public String clientAddress(String fragment) {
+        Object reply = template().execute(
+                (RedisCallback<Object>) connection -> connection.execute("CLIENT", bytes("LIST")));
+        String clients = reply instanceof byte[] list ? new String(list, StandardCharsets.UTF_8) : (String) reply;
+        return clients == null ? null : clients.lines().filter(line -> line.contains(fragment))
+                .map(line -> line.replaceFirst("^.* addr=(\\S+) .*$", "$1")).findFirst().orElse(null);
+    }
+
+    /** Closes a client's connection from the server's side, as a network failure or a proxy would. */
+    public void killClient(String address) {
+        template().execute((RedisCallback<Object>) connection -> connection.execute("CLIENT", bytes("KILL"),
+                bytes(address)));
+    }
+
+    private Properties info(String section) {
+        Properties info = template().execute(
+                (RedisCallback<Properties>) connection -> connection.serverCommands().info(section));
+        return info != null ? info : new Properties();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     public StringRedisTemplate template() {
