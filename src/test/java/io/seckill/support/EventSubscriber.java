@@ -21,8 +21,15 @@ public final class EventSubscriber implements AutoCloseable {
 
     /** SUBSCRIBE channel (with the service's password, if any); returns once Redis confirmed the subscription. */
     public EventSubscriber(LettuceConnectionFactory redis, String channel) {
-        RedisURI uri = RedisURI.create(redis.getHostName(), redis.getPort());
-        redis.getStandaloneConfiguration().getPassword().toOptional().ifPresent(uri::setPassword);
+        this(standalone(redis), channel);
+    }
+
+    /** The same on the Redis at {@code port} of this machine, without a password (a Sentinel-managed master). */
+    public static EventSubscriber at(int port, String channel) {
+        return new EventSubscriber(RedisURI.create("127.0.0.1", port), channel);
+    }
+
+    private EventSubscriber(RedisURI uri, String channel) {
         client = RedisClient.create(uri);
         connection = client.connectPubSub();
         connection.addListener(new RedisPubSubAdapter<>() {
@@ -32,6 +39,12 @@ public final class EventSubscriber implements AutoCloseable {
             }
         });
         connection.sync().subscribe(channel);
+    }
+
+    private static RedisURI standalone(LettuceConnectionFactory redis) {
+        RedisURI uri = RedisURI.create(redis.getHostName(), redis.getPort());
+        redis.getStandaloneConfiguration().getPassword().toOptional().ifPresent(uri::setPassword);
+        return uri;
     }
 
     /** Moves the messages that arrived since the last call into {@code into}. */
