@@ -101,7 +101,8 @@ class SentinelFailoverIntegrationTests {
                 .isSubsetOf("202", "503 REDIS_UNAVAILABLE", "503 VOUCHER_REBUILDING", "409 ALREADY_ORDERED");
         assertThat(byOutcome.values().stream().flatMap(List::stream).filter(answer -> answer.status() == 503))
                 .allSatisfy(answer -> assertThat(answer.header("Retry-After")).isNotNull());
-        assertThat(crowd.readiness()).as("readiness while the master was gone").contains(503);
+        assertThat(crowd.readiness()).extracting(OrderingCrowd.Probe::status).as("readiness while the master was gone")
+                .contains(503);
         await().atMost(DEADLINE).until(() -> api.get("/actuator/health/readiness").status() == 200);
 
         // Every order the promoted master holds is written once, and is one a buyer was told about; the orders a 202

@@ -53,6 +53,7 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
         IOException failed = null;
         // A node listens on its port and on that port + 10000 (the cluster bus), which the library does not check:
         // an outgoing connection of this machine may hold the second one. New ports are tried then.
+        long startedAt = System.nanoTime();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             RedisShardedCluster cluster = null;
             try {
@@ -84,6 +85,8 @@ public final class EmbeddedRedisCluster implements AutoCloseable {
                 awaitClusterStateOk(ports);
                 EmbeddedRedisCluster started = new EmbeddedRedisCluster(cluster);
                 started.awaitReplicasInSync(3 * replicasPerMaster);
+                log.info("Redis Cluster of 3 masters with {} replica(s) each ready in {} ms", replicasPerMaster,
+                        (System.nanoTime() - startedAt) / 1_000_000);
                 return started;
             } catch (IOException e) {
                 failed = e;

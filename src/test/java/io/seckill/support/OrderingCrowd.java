@@ -29,10 +29,13 @@ public final class OrderingCrowd implements AutoCloseable {
         }
     }
 
+    /** A readiness probe's status (0: no answer) and when it came. */
+    public record Probe(long answeredNanos, int status) {}
+
     private final ApiClient api;
     private final long voucher;
     private final Map<Long, Reply> replies = new ConcurrentHashMap<>();
-    private final ConcurrentLinkedQueue<Integer> readiness = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Probe> readiness = new ConcurrentLinkedQueue<>();
     private final AtomicLong buyers = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -51,11 +54,13 @@ public final class OrderingCrowd implements AutoCloseable {
         }
         threads.execute(() -> {
             while (!stop.get()) {
+                int status;
                 try {
-                    readiness.add(api.get("/actuator/health/readiness").status());
+                    status = api.get("/actuator/health/readiness").status();
                 } catch (RuntimeException noAnswer) {
-                    readiness.add(0);
+                    status = 0;
                 }
+                readiness.add(new Probe(System.nanoTime(), status));
                 try {
                     TimeUnit.MILLISECONDS.sleep(50);
                 } catch (InterruptedException e) {
@@ -109,8 +114,8 @@ public final class OrderingCrowd implements AutoCloseable {
         return replies.values().stream().filter(reply -> reply.failure() != null).toList();
     }
 
-    /** The statuses of {@code /actuator/health/readiness}, in the order probed (0: no answer). */
-    public List<Integer> readiness() {
+    /** The answers of {@code /actuator/health/readiness}, in the order probed. */
+    public List<Probe> readiness() {
         return List.copyOf(readiness);
     }
 
