@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.Invariants;
+import io.seckill.support.OrderingCrowd;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.SentinelRedis;
 import io.seckill.support.Stores;
@@ -15,13 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -78,14 +73,15 @@ class SentinelFailoverIntegrationTests {
         await().atMost(DEADLINE).until(() -> REDIS.replicaInSync() && REDIS.sentinelsSeeTheReplica());
         long voucher = api.createVoucher(STOCK);
 
-        try (Crowd crowd = new Crowd(voucher)) {
+        OrderingCrowd crowd = new OrderingCrowd(api, voucher, 4);
+        try (crowd) {
             await().atMost(DEADLINE).until(() -> crowd.accepted() >= 200);
             int oldMaster = REDIS.killMaster();
             long killedAt = System.nanoTime();
             // A new buyer meanwhile is refused at once (the crowd's own requests may be waiting for their command,
             // which the client sends again once it has a master).
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20))
-                    .until(() -> crowd.order().status() == 503);
+                    .until(() -> crowd.orderStatus() == 503);
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> REDIS.masterPort() != oldMaster);
             long promotedMillis = millisSince(killedAt);
             long acceptedAtPromotion = crowd.accepted();
@@ -95,7 +91,9 @@ class SentinelFailoverIntegrationTests {
                     + "the kill", promotedMillis, millisSince(killedAt));
         }
 
-        Map<String, List<Answer>> byOutcome = Crowd.ANSWERS.values().stream().collect(Collectors.groupingBy(
+        assertThat(crowd.failures()).as("requests without an HTTP answer").isEmpty();
+        Map<Long, Answer> answers = crowd.answers();
+        Map<String, List<Answer>> byOutcome = answers.values().stream().collect(Collectors.groupingBy(
                 answer -> answer.status() == 202 ? "202" : answer.status() + " " + answer.code()));
         // ALREADY_ORDERED: a request the client sent again once the connection broke under it, which the old master
         // had run and replicated: the buyer's order stands, as a retry of the buyer's own would say.
@@ -103,7 +101,8 @@ class SentinelFailoverIntegrationTests {
                 .isSubsetOf("202", "503 REDIS_UNAVAILABLE", "503 VOUCHER_REBUILDING", "409 ALREADY_ORDERED");
         assertThat(byOutcome.values().stream().flatMap(List::stream).filter(answer -> answer.status() == 503))
                 .allSatisfy(answer -> assertThat(answer.header("Retry-After")).isNotNull());
-        assertThat(Crowd.READINESS).as("readiness while the master was gone").contains(503);
+        assertThat(crowd.readiness()).extracting(OrderingCrowd.Probe::status).as("readiness while the master was gone")
+                .contains(503);
         await().atMost(DEADLINE).until(() -> api.get("/actuator/health/readiness").status() == 200);
 
         // Every order the promoted master holds is written once, and is one a buyer was told about; the orders a 202
@@ -112,7 +111,7 @@ class SentinelFailoverIntegrationTests {
         OrderStreamsQuiet quiet = new OrderStreamsQuiet(redis, keys.ordersOf(voucher));
         await().atMost(DEADLINE).until(quiet::quiet);
         assertThat(stores.rowsPerOrderId(voucher).values()).as("rows per order id").allMatch(rows -> rows == 1);
-        Set<Long> told = Crowd.ANSWERS.entrySet().stream()
+        Set<Long> told = answers.entrySet().stream()
                 .filter(answer -> answer.getValue().status() == 202 || answer.getValue().status() == 409)
                 .map(Map.Entry::getKey).collect(Collectors.toSet());
         List<Long> buyersWritten = jdbc.queryForList("SELECT user_id FROM orders WHERE voucher_id = ?", Long.class,
@@ -135,62 +134,6 @@ class SentinelFailoverIntegrationTests {
             Long length = redis.opsForStream().size(stream);
             return length != null && length == 0 && redis.opsForStream().pending(stream, "order-writers")
                     .getTotalPendingMessages() == 0;
-        }
-    }
-
-    /** Four buyers' threads ordering one after another with new buyers, and a readiness probe every 50 ms. */
-    private final class Crowd implements AutoCloseable {
-
-        /** Each buyer's answer: one request per buyer. */
-        static final Map<Long, Answer> ANSWERS = new ConcurrentHashMap<>();
-        static final ConcurrentLinkedQueue<Integer> READINESS = new ConcurrentLinkedQueue<>();
-        private final long voucher;
-        private final AtomicLong buyers = new AtomicLong();
-        private final AtomicLong accepted = new AtomicLong();
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final ExecutorService threads = Executors.newFixedThreadPool(5);
-
-        Crowd(long voucher) {
-            this.voucher = voucher;
-            for (int i = 0; i < 4; i++) {
-                threads.execute(() -> {
-                    while (!stop.get()) {
-                        order();
-                    }
-                });
-            }
-            threads.execute(() -> {
-                while (!stop.get()) {
-                    READINESS.add(api.get("/actuator/health/readiness").status());
-                    try {
-                        TimeUnit.MILLISECONDS.sleep(50);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-            });
-        }
-
-        /** One order of a new buyer, recorded. */
-        Answer order() {
-            long buyer = buyers.incrementAndGet();
-            Answer answer = api.order(voucher, buyer);
-            ANSWERS.put(buyer, answer);
-            if (answer.status() == 202) {
-                accepted.incrementAndGet();
-            }
-            return answer;
-        }
-
-        long accepted() {
-            return accepted.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop.set(true);
-            threads.shutdown();
-            assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
         }
     }
 }

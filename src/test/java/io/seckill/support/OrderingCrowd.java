@@ -1,0 +1,128 @@
+package io.seckill.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.support.ApiClient.Answer;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+
+/**
+ * The load a failover test kills Redis under: buyers' threads ordering one voucher one after another without pause,
+ * each request as a new buyer (so a buyer has one answer), and a readiness probe every 50 ms. A request that gets
+ * no HTTP answer at all (the client's timeout, a broken connection) is kept as a failure, not lost with its thread.
+ */
+public final class OrderingCrowd implements AutoCloseable {
+
+    /** One buyer's request: its answer, or the failure that took its place, and when it was sent and answered. */
+    public record Reply(Answer answer, RuntimeException failure, long sentNanos, long answeredNanos) {
+
+        public long millis() {
+            return TimeUnit.NANOSECONDS.toMillis(answeredNanos - sentNanos);
+        }
+    }
+
+    /** A readiness probe's status (0: no answer) and when it came. */
+    public record Probe(long answeredNanos, int status) {}
+
+    private final ApiClient api;
+    private final long voucher;
+    private final Map<Long, Reply> replies = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Probe> readiness = new ConcurrentLinkedQueue<>();
+    private final AtomicLong buyers = new AtomicLong();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final ExecutorService threads;
+
+    public OrderingCrowd(ApiClient api, long voucher, int buyerThreads) {
+        this.api = api;
+        this.voucher = voucher;
+        this.threads = Executors.newFixedThreadPool(buyerThreads + 1);
+        for (int i = 0; i < buyerThreads; i++) {
+            threads.execute(() -> {
+                while (!stop.get()) {
+                    order();
+                }
+            });
+        }
+        threads.execute(() -> {
+            while (!stop.get()) {
+                int status;
+                try {
+                    status = api.get("/actuator/health/readiness").status();
+                } catch (RuntimeException noAnswer) {
+                    status = 0;
+                }
+                readiness.add(new Probe(System.nanoTime(), status));
+                try {
+                    TimeUnit.MILLISECONDS.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+    }
+
+    /** One order of a new buyer, recorded; null when no HTTP answer came. */
+    public Answer order() {
+        long buyer = buyers.incrementAndGet();
+        long sent = System.nanoTime();
+        try {
+            Answer answer = api.order(voucher, buyer);
+            replies.put(buyer, new Reply(answer, null, sent, System.nanoTime()));
+            if (answer.status() == 202) {
+                accepted.incrementAndGet();
+            }
+            return answer;
+        } catch (RuntimeException noAnswer) {
+            replies.put(buyer, new Reply(null, noAnswer, sent, System.nanoTime()));
+            return null;
+        }
+    }
+
+    /** The status of one order of a new buyer, recorded; 0 when no HTTP answer came. */
+    public int orderStatus() {
+        Answer answer = order();
+        return answer == null ? 0 : answer.status();
+    }
+
+    /** Orders answered 202 so far. */
+    public long accepted() {
+        return accepted.get();
+    }
+
+    /** Each buyer's request. */
+    public Map<Long, Reply> replies() {
+        return Map.copyOf(replies);
+    }
+
+    /** Each buyer's answer, of the requests that got one. */
+    public Map<Long, Answer> answers() {
+        return replies.entrySet().stream().filter(reply -> reply.getValue().answer() != null)
+                .collect(Collectors.toMap(Map.Entry::getKey, reply -> reply.getValue().answer()));
+    }
+
+    /** The requests that got no HTTP answer. */
+    public List<Reply> failures() {
+        return replies.values().stream().filter(reply -> reply.failure() != null).toList();
+    }
+
+    /** The answers of {@code /actuator/health/readiness}, in the order probed. */
+    public List<Probe> readiness() {
+        return List.copyOf(readiness);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop.set(true);
+        threads.shutdown();
+        assertThat(threads.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+    }
+}
