@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Configuration;
  *
  * <p>Each customises what Boot builds, rather than replacing it: on a Redis Cluster the options builder is Boot's
  * ClusterClientOptions builder with the topology refresh of {@code spring.data.redis.lettuce.cluster.refresh.*},
- * which a whole new ClientOptions would throw away. Every connection opened from the client (the rate limits' own
+ * which a whole new ClientOptions would throw away. Every connection opened from the client (the order requests' own
  * one included) gets them.
  */
 @Configuration(proxyBeanMethods = false)
