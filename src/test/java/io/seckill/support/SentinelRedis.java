@@ -25,18 +25,27 @@ public final class SentinelRedis implements AutoCloseable {
     private final List<StandaloneRedis> servers;
     private final List<RedisSentinel> sentinels;
     private final List<Integer> sentinelPorts;
+    private final int replicas;
 
     private SentinelRedis(List<StandaloneRedis> servers, List<RedisSentinel> sentinels, List<Integer> sentinelPorts) {
         this.servers = servers;
         this.sentinels = sentinels;
         this.sentinelPorts = sentinelPorts;
+        this.replicas = servers.size() - 1;
     }
 
+    /** A master with one replica. */
     public static SentinelRedis start(Path dir) {
+        return start(dir, 1);
+    }
+
+    public static SentinelRedis start(Path dir, int replicas) {
         List<StandaloneRedis> servers = new ArrayList<>();
         StandaloneRedis master = StandaloneRedis.start(dir.resolve("master"));
         servers.add(master);
-        servers.add(StandaloneRedis.start(dir.resolve("replica"), "replicaof 127.0.0.1 " + master.port()));
+        for (int i = 0; i < replicas; i++) {
+            servers.add(StandaloneRedis.start(dir.resolve("replica-" + i), "replicaof 127.0.0.1 " + master.port()));
+        }
         List<RedisSentinel> sentinels = new ArrayList<>();
         List<Integer> ports = new ArrayList<>();
         try {
@@ -74,20 +83,27 @@ public final class SentinelRedis implements AutoCloseable {
         }
     }
 
-    /** Whether the master's replica is connected and in sync ({@code INFO replication} of the master). */
+    /** Whether the master's replicas are connected and in sync ({@code INFO replication} of the master). */
     public boolean replicaInSync() {
         Properties replication = server(masterPort()).template().execute(
                 (RedisCallback<Properties>) connection -> connection.serverCommands().info("replication"));
-        return replication != null && "1".equals(replication.getProperty("connected_slaves"))
-                && replication.getProperty("slave0", "").contains("state=online");
+        if (replication == null || !Integer.toString(replicas).equals(replication.getProperty("connected_slaves"))) {
+            return false;
+        }
+        for (int i = 0; i < replicas; i++) {
+            if (!replication.getProperty("slave" + i, "").contains("state=online")) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    /** Whether every Sentinel knows the replica (a failover needs one to promote). */
+    /** Whether every Sentinel knows the replicas (a failover needs one to promote). */
     public boolean sentinelsSeeTheReplica() {
         for (int port : sentinelPorts) {
             try (RawRedis sentinel = RawRedis.connect(port)) {
-                // SENTINEL replicas seckill: *1 when one replica is known
-                if (!"*1".equals(sentinel.call("SENTINEL", "replicas", MASTER_NAME))) {
+                // SENTINEL replicas seckill: *N when N replicas are known
+                if (!("*" + replicas).equals(sentinel.call("SENTINEL", "replicas", MASTER_NAME))) {
                     return false;
                 }
             }
