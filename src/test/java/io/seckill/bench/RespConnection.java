@@ -22,14 +22,18 @@ final class RespConnection implements Closeable {
 
     /** Authenticated with REDISCLI_AUTH when it is set, as redis-cli is (run.sh exports the embedded password). */
     RespConnection(int port) throws IOException {
+        this(port, System.getenv("REDISCLI_AUTH"));
+    }
+
+    /** Authenticated with PASSWORD unless it is null or empty. */
+    RespConnection(int port, String password) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setTcpNoDelay(true);
         out = socket.getOutputStream();
         in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-        String password = System.getenv("REDISCLI_AUTH");
         if (password != null && !password.isEmpty() && !"OK".equals(call("AUTH", password))) {
             socket.close();
-            throw new IOException("Redis refused the password in REDISCLI_AUTH");
+            throw new IOException("Redis refused the password");
         }
     }
 
