@@ -7,7 +7,7 @@ import java.util.List;
  * side by side, the sold-out flood against the engine's constant 409, and the sale's start against the script's own
  * time. Pure: every figure comes in, the markdown goes out.
  *
- * @param commit          the commit measured ({@link MachineFacts#commit})
+ * @param commit          the commit measured ({@link MachineFacts#commit}, "+changes" after it for a changed tree)
  * @param machine         the machine, read before the run
  * @param settings        the run's windows, flood and sale
  * @param serviceArgs     the arguments the service was started with beyond the harness's own

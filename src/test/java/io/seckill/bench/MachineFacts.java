@@ -25,12 +25,15 @@ record MachineFacts(int cpus, String cpuModel, String javaVersion, String loadAv
                 firstLine(new ProcessBuilder("java", "-version")), load[0] + " " + load[1] + " " + load[2]);
     }
 
-    /** The commit ROOT has checked out, short, with "+changes" when its working tree differs from it. */
-    static String commit(Path root) throws IOException, InterruptedException {
+    /**
+     * The commit ROOT has checked out, short, followed by CHANGED when tracked files differ from it (staged or not;
+     * files git does not track do not count).
+     */
+    static String commit(Path root, String changed) throws IOException, InterruptedException {
         String head = firstLine(new ProcessBuilder("git", "-C", root.toString(), "rev-parse", "--short", "HEAD"));
-        Process diff = new ProcessBuilder("git", "-C", root.toString(), "diff", "--quiet")
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        return head + (diff.waitFor() == 0 ? "" : "+changes");
+        String status = firstLine(new ProcessBuilder("git", "-C", root.toString(), "status", "--porcelain",
+                "--untracked-files=no"));
+        return head + (status.isEmpty() ? "" : changed);
     }
 
     private static String firstLine(ProcessBuilder command) throws IOException, InterruptedException {

@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +27,6 @@ final class ServiceProcess {
     private static final Pattern API_PORT = Pattern.compile("API listening on port (\\d+)");
     private static final Pattern REDIS_PORT = Pattern.compile("Embedded Redis listening on 127\\.0\\.0\\.1:(\\d+)");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
-    private static final Duration STOP_GRACE = Duration.ofSeconds(60);
 
     private final ChildProcesses.Child process;
     private final Path directory;
@@ -41,14 +43,15 @@ final class ServiceProcess {
         this.redisPassword = redisPassword;
     }
 
+    /** Starts the jar; stopGrace is how long stop() waits after SIGTERM before it kills the JVM. */
     static ServiceProcess start(ChildProcesses processes, Path jar, List<String> javaOptions, Path directory, Path log,
-            List<String> arguments) throws IOException, InterruptedException {
+            List<String> arguments, Duration stopGrace) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("java"));
         command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toAbsolutePath().toString(), "--server.port=0",
                 "--seckill.api.management-port=0"));
         command.addAll(arguments);
-        ChildProcesses.Child process = processes.start(directory, log, STOP_GRACE, new ProcessBuilder(command));
+        ChildProcesses.Child process = processes.start(directory, log, stopGrace, new ProcessBuilder(command));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         process.awaitLine(STARTED, deadline, "the service");
         // Tomcat's port carries the probes; Netty's (seckill.api.engine=netty-http), when there is one, the API.
@@ -96,6 +99,28 @@ final class ServiceProcess {
         return process.pid();
     }
 
+    Path log() {
+        return process.log();
+    }
+
+    /** When its JVM started, epoch ms: the safepoint log is stamped with the JVM's uptime. */
+    long startedMillis() {
+        return ProcessHandle.of(process.pid()).flatMap(p -> p.info().startInstant())
+                .orElseThrow(() -> new IllegalStateException("the service is not running")).toEpochMilli();
+    }
+
+    /** The embedded redis-server's pid, from the pid file in the service's data folder. */
+    long redisPid() throws IOException {
+        return Long.parseLong(Files.readString(directory.resolve("data/redis/redis.pid")).strip());
+    }
+
+    /** Fails when the service has exited: a figure measured against a dead service would be wrong, not low. */
+    void checkAlive() throws IOException {
+        if (!process.isAlive()) {
+            throw new IOException("the service is no longer running: " + process.log());
+        }
+    }
+
     int redisPort() {
         return redisPort;
     }
@@ -110,14 +135,31 @@ final class ServiceProcess {
     }
 
     /**
-     * SIGTERM (SIGKILL after 60 s), then the embedded redis-server through the pid file in its data folder if the
+     * SIGTERM (SIGKILL after the grace period), then the embedded redis-server through the pid file in its data folder if the
      * JVM did not take it down (a killed JVM does not).
      */
     void stop() throws IOException {
         process.stop();
         Path pidFile = directory.resolve("data/redis/redis.pid");
         if (Files.exists(pidFile)) {
-            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(ProcessHandle::destroy);
+            // the pid may have been reused since: only a redis-server is stopped
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                    .filter(p -> p.info().command().orElse("").contains("redis-server"))
+                    .ifPresent(ServiceProcess::stopRedis);
+        }
+    }
+
+    private static void stopRedis(ProcessHandle redis) {
+        redis.destroy();
+        try {
+            redis.onExit().get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            redis.destroyForcibly();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            redis.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

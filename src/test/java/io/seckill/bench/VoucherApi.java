@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 final class VoucherApi {
 
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+)");
+    private static final Pattern STOCK = Pattern.compile("\"stock\":(\\d+)");
+    private static final Pattern REMAINING = Pattern.compile("\"remaining\":(-?\\d+)");
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
@@ -36,6 +38,25 @@ final class VoucherApi {
             throw new IOException("could not create a voucher: " + response.statusCode() + " " + response.body());
         }
         return Long.parseLong(id.group(1));
+    }
+
+    /** A voucher's stock and what Redis says is left of it. */
+    record Units(long stock, long remaining) {
+        long sold() {
+            return stock - remaining;
+        }
+    }
+
+    Units units(long voucher) throws IOException, InterruptedException {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/api/vouchers/" + voucher))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        Matcher stock = STOCK.matcher(response.body());
+        Matcher remaining = REMAINING.matcher(response.body());
+        if (response.statusCode() != 200 || !stock.find() || !remaining.find()) {
+            throw new IOException("no stock for voucher " + voucher + ": " + response.statusCode() + " "
+                    + response.body());
+        }
+        return new Units(Long.parseLong(stock.group(1)), Long.parseLong(remaining.group(1)));
     }
 
     /** One order by BUYER; fails unless the service accepts it. */
