@@ -16,7 +16,7 @@ public final class Harness {
     public static void main(String[] args) throws Exception {
         if (args.length == 0) {
             throw new IllegalArgumentException(
-                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses|chart|summary|first-seconds"
+                    "usage: Harness load|script|flash|route|drain|jdbc|verify|pay|statuses|chart|summary|first-seconds|run"
                             + " ARGUMENTS...");
         }
         String[] rest = Arrays.copyOfRange(args, 1, args.length);
@@ -33,6 +33,7 @@ public final class Harness {
             case "chart" -> SteadyLoadChart.run(rest);
             case "summary" -> Summary.run(rest);
             case "first-seconds" -> FirstSeconds.run(rest);
+            case "run" -> BenchRun.run(rest);
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
