@@ -14,7 +14,13 @@ import java.util.List;
 final class PostgresDatabases implements AutoCloseable {
 
     private final List<String> created = new ArrayList<>();
-    private boolean keep;
+    private final Thread hook = new Thread(this::close, "bench-drop-databases");
+    private volatile boolean keep;
+
+    /** Drops the databases on Ctrl-C or SIGTERM too, as run.sh's trap did. */
+    PostgresDatabases() {
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
 
     /** Whether psql is installed and a server answers. */
     static boolean available() {
@@ -34,7 +40,7 @@ final class PostgresDatabases implements AutoCloseable {
     }
 
     /** Creates a database dropped by close() (unless kept). NAME is the run's own: letters, digits, underscores. */
-    void create(String name) throws IOException, InterruptedException {
+    synchronized void create(String name) throws IOException, InterruptedException {
         if (!name.matches("\\w+")) {
             throw new IllegalArgumentException("not a plain database name: " + name);
         }
@@ -48,7 +54,14 @@ final class PostgresDatabases implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or has run
+            }
+        }
         if (keep) {
             return;
         }
