@@ -14,7 +14,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -27,10 +26,8 @@ import java.util.stream.Stream;
  */
 final class BenchRun {
 
-    /** One shard, so every order of the run is on this stream (the contract's key layout). */
-    private static final String STREAM = "seckill:{s0}:orders";
     private static final String WRITER_ROUTE = "order-writer";
-    private static final long MAX_STOCK = 10_000_000;
+    static final long MAX_STOCK = 10_000_000;
     /**
      * The payment window of the throughput legs (1 to 3), longer than the run: with the service's default (15 min)
      * the warm-up's orders fell due while leg 1 still ran, their cancellations took CPU from the drain, and the check
@@ -38,95 +35,18 @@ final class BenchRun {
      */
     private static final List<String> THROUGHPUT_WINDOW = List.of("--seckill.order.payment-timeout=24h");
     private static final long PAYMENT_TIMEOUT_MILLIS = 86_400_000;
-    /** Every leg but 2b serves the API on Tomcat, as every run in bench/runs measured it (the default since ae5ab41 is netty-http). */
+    /** Every leg but 2b serves the API on Tomcat, as every run in bench/runs measured it (netty-http since ae5ab41). */
     private static final List<String> TOMCAT = List.of("--seckill.api.engine=platform-http");
     private static final List<String> NO_RATE_LIMITS = List.of("--seckill.rate-limit.per-buyer.rate=0",
             "--seckill.rate-limit.per-address.rate=0");
     private static final Duration SERVICE_STOP_GRACE = Duration.ofSeconds(90);
-
-    /** The run's settings, BENCH_* in the environment over the defaults of a full or a quick run (run.sh --help). */
-    record Settings(boolean quick, int warmUpSeconds, int intakeSeconds, List<Integer> connections, int wrkThreads,
-            int limitRequests, int limitClients, int limitPipeline, Integer e2eRate, int e2eSeconds,
-            int e2eWarmUpSeconds, int e2eWarmUpMaxSeconds, int e2eConnections, int e2eSampleEvery,
-            int e2ePollMillis, int drainOrders, int flashStock, int flashRequests, int flashBuyers,
-            int flashConcurrency, int batchSize, List<String> javaOptions, String javaOptionsText, boolean postgres,
-            String pgUrl, int paymentWindowSeconds, boolean keepData) {
-
-        static Settings from(Function<String, String> env, boolean quick, Path root) throws IOException {
-            Function<String, String> value = name -> env.apply(name) == null ? null : env.apply(name).strip();
-            String javaOptions = env.apply("BENCH_JAVA_OPTS") != null ? env.apply("BENCH_JAVA_OPTS")
-                    : "@" + root.resolve("jvm.options");
-            String batch = value.apply("BENCH_BATCH_SIZE");
-            Settings settings = new Settings(quick,
-                    number(value, "BENCH_WARMUP_SECONDS", quick ? 10 : 240),
-                    number(value, "BENCH_INTAKE_SECONDS", quick ? 5 : 30),
-                    Arrays.stream(text(value, "BENCH_CONNECTIONS", quick ? "16 64" : "16 64 256").split("\\s+"))
-                            .map(Integer::valueOf).toList(),
-                    number(value, "BENCH_WRK_THREADS", 2),
-                    number(value, "BENCH_LIMIT_REQUESTS", quick ? 100_000 : 1_000_000),
-                    number(value, "BENCH_LIMIT_CLIENTS", 50),
-                    number(value, "BENCH_LIMIT_PIPELINE", 16),
-                    value.apply("BENCH_E2E_RATE") == null || value.apply("BENCH_E2E_RATE").isEmpty() ? null
-                            : Integer.valueOf(value.apply("BENCH_E2E_RATE")),
-                    number(value, "BENCH_E2E_SECONDS", quick ? 10 : 60),
-                    number(value, "BENCH_E2E_WARMUP_SECONDS", quick ? 3 : 15),
-                    number(value, "BENCH_E2E_WARMUP_MAX_SECONDS", quick ? 15 : 60),
-                    number(value, "BENCH_E2E_CONNECTIONS", 64),
-                    number(value, "BENCH_E2E_SAMPLE_EVERY", 100),
-                    number(value, "BENCH_E2E_POLL_MILLIS", 5),
-                    number(value, "BENCH_DRAIN_ORDERS", quick ? 50_000 : 500_000),
-                    number(value, "BENCH_FLASH_STOCK", 1000),
-                    number(value, "BENCH_FLASH_REQUESTS", quick ? 20_000 : 50_000),
-                    number(value, "BENCH_FLASH_BUYERS", quick ? 6000 : 20_000),
-                    number(value, "BENCH_FLASH_CONCURRENCY", 64),
-                    batch == null || batch.isEmpty() ? serviceBatchSize(root) : Integer.parseInt(batch),
-                    javaOptions.isBlank() ? List.of() : List.of(javaOptions.strip().split("\\s+")), javaOptions,
-                    number(value, "BENCH_POSTGRES", 1) != 0,
-                    text(value, "BENCH_PG_URL", "jdbc:postgresql://127.0.0.1:5432/"),
-                    number(value, "BENCH_PAYMENT_WINDOW_SECONDS", 30),
-                    number(value, "BENCH_KEEP_DATA", 0) != 0);
-            if (settings.drainOrders() > MAX_STOCK) {
-                throw new IllegalArgumentException("BENCH_DRAIN_ORDERS is at most " + MAX_STOCK
-                        + " (the largest voucher stock)");
-            }
-            return settings;
-        }
-
-        private static int number(Function<String, String> env, String name, int fallback) {
-            String value = env.apply(name);
-            return value == null || value.isEmpty() ? fallback : Integer.parseInt(value);
-        }
-
-        private static String text(Function<String, String> env, String name, String fallback) {
-            String value = env.apply(name);
-            return value == null || value.isEmpty() ? fallback : value;
-        }
-
-        /** seckill.stream.batch-size in the service's application.yaml, the writer's batch. */
-        static int serviceBatchSize(Path root) throws IOException {
-            boolean inStream = false;
-            for (String line : Files.readAllLines(root.resolve("src/main/resources/application.yaml"))) {
-                if (line.matches("^  [a-z].*")) {
-                    inStream = line.startsWith("  stream:");
-                } else if (inStream && line.strip().startsWith("batch-size:")) {
-                    return Integer.parseInt(line.strip().substring("batch-size:".length()).strip().split("\\s")[0]);
-                }
-            }
-            throw new IOException("no seckill.stream.batch-size in application.yaml");
-        }
-
-        /** Warm-up of a restarted service: as much load as leg 1's best level had seen (the JIT gains for minutes). */
-        int longWarmUpSeconds() {
-            return warmUpSeconds + intakeSeconds * connections.size();
-        }
-    }
 
     private final Path root;
     private final Path run;
     private final Path logs;
     private final Path work;
     private final Path jar;
-    private final Settings settings;
+    private final BenchSettings settings;
     private final ChildProcesses processes;
     private final Path admitScript;
     private final Wrk wrk;
@@ -137,7 +57,7 @@ final class BenchRun {
     private ReferenceController reference;
     private String rssDrainFrom = "service start";
 
-    private BenchRun(Path root, Path run, Path jar, Settings settings, ChildProcesses processes) {
+    private BenchRun(Path root, Path run, Path jar, BenchSettings settings, ChildProcesses processes) {
         this.root = root;
         this.run = run;
         this.logs = run.resolve("logs");
@@ -157,7 +77,7 @@ final class BenchRun {
         Path root = Path.of(args[0]).toAbsolutePath();
         Path run = Path.of(args[1]).toAbsolutePath();
         Files.createDirectories(run.resolve("logs"));
-        Settings settings = Settings.from(System::getenv, args[3].equals("1"), root);
+        BenchSettings settings = BenchSettings.from(System::getenv, args[3].equals("1"), root);
         int failed;
         // the processes are stopped before the databases are dropped (resources close in reverse)
         try (PostgresDatabases databases = new PostgresDatabases();
@@ -205,7 +125,8 @@ final class BenchRun {
         long memoryKb = Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
                 .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElse(0L);
         note("machine", machine.cpus() + " CPUs (" + machine.cpuModel() + "), "
-                + Figures.decimals(memoryKb / 1048576.0, 1) + " GiB of memory, Linux " + System.getProperty("os.version"));
+                + Figures.decimals(memoryKb / 1048576.0, 1) + " GiB of memory, Linux "
+                + System.getProperty("os.version"));
         note("cpus", machine.cpus());
         note("java_version", machine.javaVersion());
         note("redis_version", one.redisVersion());
@@ -261,7 +182,7 @@ final class BenchRun {
     }
 
     private LegOne legOne() throws Exception {
-        Leg leg = start("h2", "service-h2.log", THROUGHPUT_WINDOW, TOMCAT, NO_RATE_LIMITS);
+        ServiceLeg leg = start("h2", "service-h2.log", THROUGHPUT_WINDOW, TOMCAT, NO_RATE_LIMITS);
         String redisVersion = leg.redisInfo("redis_version");
 
         ChildProcesses.say("warming up: " + settings.warmUpSeconds() + " s of wrk at 64 connections");
@@ -288,8 +209,8 @@ final class BenchRun {
             fsyncDefault = String.valueOf(((List<?>) redis.call("CONFIG", "GET", "appendfsync")).get(1));
         }
         String fsyncOther = fsyncDefault.equals("always") ? "everysec" : "always";
-        ChildProcesses.say("fsync: " + settings.intakeSeconds() + " s of wrk at " + best + " connections with appendfsync "
-                + fsyncOther + " (default " + fsyncDefault + ")");
+        ChildProcesses.say("fsync: " + settings.intakeSeconds() + " s of wrk at " + best
+                + " connections with appendfsync " + fsyncOther + " (default " + fsyncDefault + ")");
         leg.appendfsync(fsyncOther);
         Wrk.Result fsync = intake(leg, "fsync " + fsyncOther, best, settings.intakeSeconds(),
                 "wrk-fsync-" + fsyncOther + ".txt", false);
@@ -306,7 +227,8 @@ final class BenchRun {
         leg.awaitStreamEmpty();
         for (int pipeline : List.of(1, settings.limitPipeline())) {
             ChildProcesses.say("intake limit: " + settings.limitRequests() + " admission scripts, "
-                    + settings.limitClients() + " clients, " + (pipeline == 1 ? "no pipelining" : "pipeline " + pipeline));
+                    + settings.limitClients() + " clients, "
+                    + (pipeline == 1 ? "no pipelining" : "pipeline " + pipeline));
             String rate = redisBenchmark.admissionScriptRate(leg.service(), admitScript, settings.limitClients(),
                     pipeline, settings.limitRequests(), PAYMENT_TIMEOUT_MILLIS,
                     logs.resolve("redis-benchmark-" + (pipeline == 1 ? "unpipelined" : "pipelined") + ".csv"));
@@ -340,7 +262,7 @@ final class BenchRun {
         long drainVoucher = drain(leg, "h2", false);
         long rssDrain = ProcessReadings.peakRssMb(leg.service().pid());
         long rssRedis = ProcessReadings.peakRssMb(leg.service().redisPid());
-        long deadLetters = leg.redisInteger("XLEN", STREAM + ":dead");
+        long deadLetters = leg.redisInteger("XLEN", ServiceLeg.STREAM + ":dead");
         List<String> sold = leg.soldPerVoucher();
         ChildProcesses.say("stopping the service");
         leg.service().stop();
@@ -367,7 +289,7 @@ final class BenchRun {
     }
 
     /** The plain controller on the service's Redis: warmed up as long, measured at the same levels; its peak RSS. */
-    private long referenceIntake(Leg leg) throws Exception {
+    private long referenceIntake(ServiceLeg leg) throws Exception {
         ChildProcesses.say("reference: starting the plain Spring MVC controller on the service's Redis");
         ReferenceController.Running controller = reference.start(processes, settings.javaOptions(), leg.service(),
                 admitScript, logs.resolve("reference.log"));
@@ -399,7 +321,7 @@ final class BenchRun {
 
     /** Leg 2: the default rate limits on, a service of its own; wrk names each buyer's address (X-Forwarded-For). */
     private void legTwo(int best, int longWarmUp) throws Exception {
-        Leg leg = start("limits", "service-rate-limits.log", THROUGHPUT_WINDOW, TOMCAT,
+        ServiceLeg leg = start("limits", "service-rate-limits.log", THROUGHPUT_WINDOW, TOMCAT,
                 List.of("--seckill.rate-limit.trusted-proxies=127.0.0.1"));
         ChildProcesses.say("rate limits on: warming up, " + longWarmUp + " s of wrk at " + best + " connections");
         intake(leg, "limits-warm-up", best, longWarmUp, "wrk-rate-limits-warm-up.txt", true);
@@ -412,8 +334,8 @@ final class BenchRun {
 
     /** Leg 2b: the API on netty-http, limits off: its best level, the sold-out path, a steady load at half its rate. */
     private int legTwoB(int best, int longWarmUp) throws Exception {
-        Leg leg = start("netty", "service-netty.log", THROUGHPUT_WINDOW, List.of("--seckill.api.engine=netty-http"),
-                NO_RATE_LIMITS);
+        ServiceLeg leg = start("netty", "service-netty.log", THROUGHPUT_WINDOW,
+                List.of("--seckill.api.engine=netty-http"), NO_RATE_LIMITS);
         ChildProcesses.say("netty-http engine: warming up, " + longWarmUp + " s of wrk at " + best + " connections");
         intake(leg, "netty-warm-up", best, longWarmUp, "wrk-netty-warm-up.txt", false);
         int rate = rate(intake(leg, "netty", best, settings.intakeSeconds(), "wrk-netty.txt", false));
@@ -433,11 +355,13 @@ final class BenchRun {
             note("pg_ran", 0);
             return false;
         }
-        String database = "bench_" + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
+        String database = "bench_"
+                + ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMddHHmmss"));
         databases.create(database);
         databases.create(database + "_baseline");
-        Leg leg = start("pg", "service-pg.log", THROUGHPUT_WINDOW, TOMCAT, List.of("--spring.profiles.active=postgres",
-                "--spring.datasource.url=" + settings.pgUrl() + database), NO_RATE_LIMITS);
+        ServiceLeg leg = start("pg", "service-pg.log", THROUGHPUT_WINDOW, TOMCAT,
+                List.of("--spring.profiles.active=postgres", "--spring.datasource.url=" + settings.pgUrl() + database),
+                NO_RATE_LIMITS);
         ChildProcesses.say("PostgreSQL: warming up, " + longWarmUp + " s of wrk at 64 connections");
         intake(leg, "pg-warm-up", 64, longWarmUp, "wrk-pg-warm-up.txt", false);
         leg.awaitStreamEmpty();
@@ -445,7 +369,7 @@ final class BenchRun {
         leg.awaitStreamEmpty();
         long drainVoucher = drain(leg, "pg", true);
         long rss = ProcessReadings.peakRssMb(leg.service().pid());
-        long deadLetters = leg.redisInteger("XLEN", STREAM + ":dead");
+        long deadLetters = leg.redisInteger("XLEN", ServiceLeg.STREAM + ":dead");
         List<String> sold = leg.soldPerVoucher();
         leg.service().stop();
         steps.run(logs.resolve("verify-pg.txt"), null, "verify", settings.pgUrl() + database, "postgres", "-", "-",
@@ -469,14 +393,15 @@ final class BenchRun {
      */
     private void legFour() throws Exception {
         int window = settings.paymentWindowSeconds();
-        Leg leg = start("lifecycle", "service-lifecycle.log", TOMCAT,
+        ServiceLeg leg = start("lifecycle", "service-lifecycle.log", TOMCAT,
                 List.of("--seckill.order.payment-timeout=" + window + "s"), NO_RATE_LIMITS);
         long voucher = leg.newVoucher("lifecycle", settings.flashStock());
         ChildProcesses.say("unpaid winners: a flash crowd, one winner in 2 pays within the " + window + "s window");
         Path first = work.resolve("lifecycle-first.csv");
         crowd(leg, voucher, 7, first, "lifecycle-first-crowd.txt");
         steps.run(logs.resolve("lifecycle-pay.txt"), null, "pay", leg.service().base(), first, 2);
-        long winners = Long.parseLong(ResultLines.read(logs.resolve("lifecycle-first-crowd.txt")).get("flash_accepted"));
+        long winners = Long.parseLong(
+                ResultLines.read(logs.resolve("lifecycle-first-crowd.txt")).get("flash_accepted"));
         long paid = Long.parseLong(ResultLines.read(logs.resolve("lifecycle-pay.txt")).get("pay_paid"));
         awaitRemaining(leg, voucher, winners - paid);
         long freed = leg.api().units(voucher).remaining();
@@ -485,7 +410,7 @@ final class BenchRun {
         awaitRemaining(leg, voucher, settings.flashStock() - paid);
         leg.awaitStreamEmpty();
         long remaining = leg.api().units(voucher).remaining();
-        long deadLetters = leg.redisInteger("XLEN", STREAM + ":dead");
+        long deadLetters = leg.redisInteger("XLEN", ServiceLeg.STREAM + ":dead");
         leg.service().stop();
         steps.run(logs.resolve("lifecycle-statuses.txt"), null, "statuses",
                 "jdbc:h2:file:" + run.resolve("lifecycle/data/db/seckill"), "sa", voucher);
@@ -494,13 +419,13 @@ final class BenchRun {
         note("life_dead", deadLetters);
     }
 
-    private void crowd(Leg leg, long voucher, int seed, Path accepted, String results) throws Exception {
+    private void crowd(ServiceLeg leg, long voucher, int seed, Path accepted, String results) throws Exception {
         steps.run(logs.resolve(results), null, "flash", leg.service().base(), voucher, settings.flashRequests() / 5,
                 settings.flashBuyers() / 5, settings.flashConcurrency(), seed, accepted);
     }
 
     /** Waits (the payment window and 3 minutes at most) until EXPECTED units are left; says so and goes on if not. */
-    private void awaitRemaining(Leg leg, long voucher, long expected) throws Exception {
+    private void awaitRemaining(ServiceLeg leg, long voucher, long expected) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(settings.paymentWindowSeconds() + 180L).toNanos();
         long remaining;
         while ((remaining = leg.api().units(voucher).remaining()) != expected) {
@@ -515,8 +440,8 @@ final class BenchRun {
     // --- the steps the legs share ------------------------------------------------------------------------------------
 
     /** wrk on a new voucher that never runs out. */
-    private Wrk.Result intake(Leg leg, String title, int connections, int seconds, String results, boolean forwarded)
-            throws Exception {
+    private Wrk.Result intake(ServiceLeg leg, String title, int connections, int seconds, String results,
+            boolean forwarded) throws Exception {
         Wrk.Result result = wrk.run(leg.service().base(), leg.newVoucher(title, MAX_STOCK), connections, seconds, 202,
                 "orders", forwarded, logs.resolve(results));
         leg.service().checkAlive();
@@ -524,7 +449,7 @@ final class BenchRun {
     }
 
     /** wrk on a voucher whose one unit is taken: every answer must be 409 SOLD_OUT. */
-    private Wrk.Result soldOut(Leg leg, String title, int connections, String results) throws Exception {
+    private Wrk.Result soldOut(ServiceLeg leg, String title, int connections, String results) throws Exception {
         long voucher = leg.newVoucher(title, 1);
         leg.api().order(voucher, 1);
         Wrk.Result result = wrk.run(leg.service().base(), voucher, connections, settings.intakeSeconds(), 409, "orders",
@@ -542,7 +467,7 @@ final class BenchRun {
      * The open-loop steady load (Harness load) at RATE, with what stalled Redis and the JVM during its measured part
      * and its picture beside the summary.
      */
-    private void steadyLoad(Leg leg, String label, int rate, String results) throws Exception {
+    private void steadyLoad(ServiceLeg leg, String label, int rate, String results) throws Exception {
         ChildProcesses.say("steady load (" + label + "): " + rate + " orders/s, unmeasured until steady ("
                 + settings.e2eWarmUpSeconds() + "–" + settings.e2eWarmUpMaxSeconds() + " s), then "
                 + settings.e2eSeconds() + " s, following one in " + settings.e2eSampleEvery() + " to its row");
@@ -572,7 +497,7 @@ final class BenchRun {
     }
 
     /** The admission script alone at RATE straight to Redis (Harness script), and what stalled Redis meanwhile. */
-    private void scriptLoad(Leg leg, String fsync, int rate) throws Exception {
+    private void scriptLoad(ServiceLeg leg, String fsync, int rate) throws Exception {
         ChildProcesses.say("steady load: the admission script alone, " + rate + "/s for " + settings.e2eSeconds()
                 + " s straight to Redis (appendfsync " + fsync + ")");
         String sha;
@@ -611,7 +536,7 @@ final class BenchRun {
      * CPU each process spent per order meanwhile and how long Redis's main thread ran and waited for a CPU. Returns
      * the backlog's voucher (the raw JDBC baseline writes the same rows).
      */
-    private long drain(Leg leg, String label, boolean postgres) throws Exception {
+    private long drain(ServiceLeg leg, String label, boolean postgres) throws Exception {
         int orders = settings.drainOrders();
         ServiceProcess service = leg.service();
         ChildProcesses.say("drain (" + label + "): stopping the writer, then " + orders
@@ -621,15 +546,15 @@ final class BenchRun {
         BacklogAdmission.admit(service, admitScript, voucher, orders, PAYMENT_TIMEOUT_MILLIS,
                 logs.resolve("backlog-" + label + ".txt"));
         rssDrainFrom = ProcessReadings.resetPeakRss(service.pid()) ? "drain start" : "service start";
-        ChildProcesses.say("drain (" + label + "): starting the writer on " + leg.redisInteger("XLEN", STREAM)
-                + " entries");
+        ChildProcesses.say("drain (" + label + "): starting the writer on "
+                + leg.redisInteger("XLEN", ServiceLeg.STREAM) + " entries");
         long redisPid = service.redisPid();
         long[] schedule = ProcessReadings.schedule(redisPid);
         long jvm = ProcessReadings.cpuMicros(service.pid());
         long redis = ProcessReadings.cpuMicros(redisPid);
         long pg = postgres ? ProcessReadings.postgresCpuMicros() : 0;
         Path file = logs.resolve("drain-" + label + ".txt");
-        steps.run(file, service.redisPassword(), "drain", service.pid(), service.redisPort(), STREAM, orders,
+        steps.run(file, service.redisPassword(), "drain", service.pid(), service.redisPort(), ServiceLeg.STREAM, orders,
                 WRITER_ROUTE);
         List<String> lines = new ArrayList<>(List.of(
                 "cpu_us_per_order_jvm=" + perOrder(ProcessReadings.cpuMicros(service.pid()) - jvm, orders),
@@ -650,14 +575,14 @@ final class BenchRun {
         return Figures.decimals((double) micros / orders, 1);
     }
 
-    // --- a service under measurement ---------------------------------------------------------------------------------
+    // --- a service under measurement --------------------------------------------------------------------------------
 
     /**
      * A fresh service from the jar in RUN/DIRECTORY: one stream shard; CONFIG left out of its Redis's refused commands
      * (the bench sets appendfsync and the latency monitor on the running server); its stop-the-world pauses logged.
      */
     @SafeVarargs
-    private Leg start(String directory, String log, List<String>... arguments) throws Exception {
+    private ServiceLeg start(String directory, String log, List<String>... arguments) throws Exception {
         ChildProcesses.say("starting the service in " + run.resolve(directory) + ", log in " + logs.resolve(log));
         Path safepoints = logs.resolve(log.replaceFirst("\\.log$", "-safepoints.log"));
         List<String> options = new ArrayList<>(settings.javaOptions());
@@ -668,58 +593,7 @@ final class BenchRun {
         Stream.of(arguments).forEach(all::addAll);
         ServiceProcess service = ServiceProcess.start(processes, jar, options, run.resolve(directory),
                 logs.resolve(log), all, SERVICE_STOP_GRACE);
-        return new Leg(service, new VoucherApi(service.base()), safepoints, new ArrayList<>());
-    }
-
-    /** A service, its API, its safepoint log, and the vouchers this leg made on it (for the database check). */
-    private record Leg(ServiceProcess service, VoucherApi api, Path safepointLog, List<Long> vouchers) {
-
-        long newVoucher(String title, long stock) throws Exception {
-            long id = api.create("bench " + title, stock, null);
-            vouchers.add(id);
-            return id;
-        }
-
-        /** What Redis says each voucher of this leg sold, as VOUCHER=ROWS arguments for Harness verify. */
-        List<String> soldPerVoucher() throws Exception {
-            List<String> sold = new ArrayList<>();
-            for (long id : vouchers) {
-                sold.add(id + "=" + api.units(id).sold());
-            }
-            return sold;
-        }
-
-        long redisInteger(String... command) throws IOException {
-            try (RespConnection redis = service.redis()) {
-                return redis.integer(command);
-            }
-        }
-
-        String redisInfo(String field) throws IOException {
-            try (RespConnection redis = service.redis()) {
-                return ((String) redis.call("INFO", "server")).lines().filter(l -> l.startsWith(field + ":"))
-                        .map(l -> l.substring(field.length() + 1).strip()).findFirst().orElse("");
-            }
-        }
-
-        void appendfsync(String policy) throws IOException {
-            try (RespConnection redis = service.redis()) {
-                redis.call("CONFIG", "SET", "appendfsync", policy);
-            }
-        }
-
-        /** The writer deletes an entry only after its row is committed: an empty stream is a written backlog. */
-        void awaitStreamEmpty() throws Exception {
-            long deadline = System.nanoTime() + Duration.ofSeconds(600).toNanos();
-            try (RespConnection redis = service.redis()) {
-                while (redis.integer("XLEN", STREAM) != 0) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IOException("the order stream did not empty in 600 s");
-                    }
-                    Thread.sleep(200);
-                }
-            }
-        }
+        return new ServiceLeg(service, new VoucherApi(service.base()), safepoints, new ArrayList<>());
     }
 
     // --- files -------------------------------------------------------------------------------------------------------

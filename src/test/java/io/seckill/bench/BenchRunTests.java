@@ -14,8 +14,8 @@ class BenchRunTests {
 
     @Test
     void aQuickRunHasTheShortSettingsAndTheEnvironmentOverridesEither() throws Exception {
-        BenchRun.Settings full = BenchRun.Settings.from(name -> null, false, ROOT);
-        BenchRun.Settings quick = BenchRun.Settings.from(
+        BenchSettings full = BenchSettings.from(name -> null, false, ROOT);
+        BenchSettings quick = BenchSettings.from(
                 Map.of("BENCH_CONNECTIONS", "8 32", "BENCH_E2E_RATE", "1200", "BENCH_JAVA_OPTS", "")::get, true, ROOT);
 
         assertThat(full.warmUpSeconds()).isEqualTo(240);
@@ -52,7 +52,8 @@ class BenchRunTests {
     void jvmStallsAreTheThreeLongestPausesOfTheMeasuredPart() {
         List<String> log = List.of(
                 "[9.000s][info][safepoint] Safepoint \"G1CollectFull\", Time since last: 1 ns, Total: 900000000 ns",
-                "[10.500s][info][safepoint] Safepoint \"G1CollectForAllocation\", Time since last: 1 ns, Total: 12400000 ns",
+                "[10.500s][info][safepoint] Safepoint \"G1CollectForAllocation\", Time since last: 1 ns,"
+                        + " Total: 12400000 ns",
                 "[11.000s][info][safepoint] Safepoint \"Cleanup\", Time since last: 1 ns, Total: 40000 ns",
                 "[12.000s][info][safepoint] Safepoint \"G1PauseRemark\", Time since last: 1 ns, Total: 10000000 ns",
                 "[13.000s][info][safepoint] Safepoint \"ICBufferFull\", Time since last: 1 ns, Total: 2600000 ns");

@@ -50,7 +50,7 @@ final class ChildProcesses implements AutoCloseable {
         return child;
     }
 
-    /** Runs COMMAND to its end, its standard output to OUTPUT and its errors to the terminal; fails on a non-zero exit. */
+    /** Runs COMMAND to its end, its output to OUTPUT and its errors to the terminal; fails on a non-zero exit. */
     void run(Path output, ProcessBuilder command) throws IOException, InterruptedException {
         command.redirectOutput(output.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT);
         Child child = new Child(command.start(), output, Duration.ofSeconds(5));

@@ -103,8 +103,8 @@ final class FirstSeconds {
     private String measure() throws Exception {
         MachineFacts machine = MachineFacts.read();
         Path lib = ReferenceController.unpackLibraries(jar, run.resolve("work/jar"));
-        ReferenceController reference = ReferenceController.compile(root.resolve("bench/reference/ReferenceIntake.java"),
-                lib, run.resolve("work/reference"));
+        ReferenceController reference = ReferenceController.compile(
+                root.resolve("bench/reference/ReferenceIntake.java"), lib, run.resolve("work/reference"));
 
         // cold and flood: a fresh service, then a fresh reference, from readiness
         ServiceProcess service = startService("service-cold");
@@ -148,8 +148,8 @@ final class FirstSeconds {
         ChildProcesses.say("start: the script alone at " + scriptRate + "/s");
         service.stop();
 
-        return new FirstSecondsSummary(MachineFacts.commit(root, "+changes"), machine, settings, serviceArgs, serviceWindows,
-                referenceWindows, floodService, floodConstant, saleSeconds, scriptRate).markdown();
+        return new FirstSecondsSummary(MachineFacts.commit(root, "+changes"), machine, settings, serviceArgs,
+                serviceWindows, referenceWindows, floodService, floodConstant, saleSeconds, scriptRate).markdown();
     }
 
     private ServiceProcess startService(String name) throws IOException, InterruptedException {

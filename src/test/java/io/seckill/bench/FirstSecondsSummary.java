@@ -34,7 +34,8 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         out.append("# First seconds of a sale: ").append(commit).append("\n\n");
         out.append(machine.cpus()).append(" CPUs (").append(machine.cpuModel()).append("), ")
                 .append(machine.javaVersion()).append(", load before the run ").append(machine.loadAverage())
-                .append("; wrk -c ").append(settings.connections()).append(", a new buyer per request; service arguments: ")
+                .append("; wrk -c ").append(settings.connections())
+                .append(", a new buyer per request; service arguments: ")
                 .append(serviceArgs.isEmpty() ? "(defaults)" : String.join(" ", serviceArgs)).append("\n\n");
 
         out.append("## Cold start\n\n");
@@ -57,7 +58,8 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         out.append("| | answers/s | p99 |\n| --- | ---: | ---: |\n");
         out.append("| the service, SOLD_OUT | ").append(Figures.group(floodService.rate())).append(" | ")
                 .append(floodService.p99Millis()).append(" ms |\n");
-        out.append("| the engine's constant 409 (reference) | ").append(Figures.group(floodConstant.rate())).append(" | ")
+        out.append("| the engine's constant 409 (reference) | ").append(Figures.group(floodConstant.rate()))
+                .append(" | ")
                 .append(floodConstant.p99Millis()).append(" ms |\n\n");
         out.append("Refusals at ").append(Figures.percent(floodService.rate(), floodConstant.rate()))
                 .append(" % of the constant answer and ").append(Figures.ratio(floodService.rate(), serviceRate, 2))

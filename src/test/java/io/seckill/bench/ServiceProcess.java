@@ -135,8 +135,8 @@ final class ServiceProcess {
     }
 
     /**
-     * SIGTERM (SIGKILL after the grace period), then the embedded redis-server through the pid file in its data folder if the
-     * JVM did not take it down (a killed JVM does not).
+     * SIGTERM (SIGKILL after the grace period), then the embedded redis-server through the pid file in its data
+     * folder if the JVM did not take it down (a killed JVM does not).
      */
     void stop() throws IOException {
         process.stop();
