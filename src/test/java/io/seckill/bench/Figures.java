@@ -33,6 +33,13 @@ final class Figures {
         return a == null || b == null || b <= 0 ? NONE : decimals(100 * a / b, 1);
     }
 
+    /** PART / WHOLE with DIGITS decimals ("4.30" for "4.30×"), "n/a" when either is missing or WHOLE is not above 0. */
+    static String ratio(String part, String whole, int digits) {
+        Double a = number(part);
+        Double b = number(whole);
+        return a == null || b == null || b <= 0 ? NONE : decimals(a / b, digits);
+    }
+
     /** "yes" when FIGURE is at least TARGET, "no" when not or when there is no figure. */
     static String atLeast(String figure, double target) {
         Double value = number(figure);

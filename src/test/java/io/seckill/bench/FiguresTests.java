@@ -27,6 +27,14 @@ class FiguresTests {
     }
 
     @Test
+    void aRatioHasTheDecimalsAskedAndNaWithoutBothFigures() {
+        assertThat(Figures.ratio("22032", "5119", 2)).isEqualTo("4.30");
+        assertThat(Figures.ratio("6.29", "1.14", 1)).isEqualTo("5.5");
+        assertThat(Figures.ratio("20000", "n/a", 2)).isEqualTo("n/a");
+        assertThat(Figures.ratio("1", "0", 2)).isEqualTo("n/a");
+    }
+
+    @Test
     void targetsAreMetOnlyByAFigure() {
         assertThat(Figures.atLeast("150.0", 150)).isEqualTo("yes");
         assertThat(Figures.atLeast("149.9", 150)).isEqualTo("no");

@@ -1,6 +1,7 @@
 package io.seckill.bench;
 
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,14 +23,18 @@ final class RespConnection implements Closeable {
 
     /** Authenticated with REDISCLI_AUTH when it is set, as redis-cli is (run.sh exports the embedded password). */
     RespConnection(int port) throws IOException {
+        this(port, System.getenv("REDISCLI_AUTH"));
+    }
+
+    /** Authenticated with PASSWORD unless it is null or empty. */
+    RespConnection(int port, String password) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setTcpNoDelay(true);
-        out = socket.getOutputStream();
+        out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         in = new BufferedInputStream(socket.getInputStream(), 16 * 1024);
-        String password = System.getenv("REDISCLI_AUTH");
         if (password != null && !password.isEmpty() && !"OK".equals(call("AUTH", password))) {
             socket.close();
-            throw new IOException("Redis refused the password in REDISCLI_AUTH");
+            throw new IOException("Redis refused the password");
         }
     }
 
@@ -43,14 +48,36 @@ final class RespConnection implements Closeable {
 
     /** Sends a command and reads its reply: a Long, a String (an error starts with "-"), a List, or null. */
     Object call(String... command) throws IOException {
+        write(command);
+        out.flush();
+        return reply();
+    }
+
+    /**
+     * Sends COMMANDS without waiting for each reply, as redis-cli --pipe does, then reads every reply; returns how many
+     * were errors. For the drain's backlog: hundreds of thousands of scripts, one round trip each would take minutes.
+     */
+    long pipelined(List<String[]> commands) throws IOException {
+        for (String[] command : commands) {
+            write(command);
+        }
+        out.flush();
+        long errors = 0;
+        for (int i = 0; i < commands.size(); i++) {
+            if (reply() instanceof String text && text.startsWith("-")) {
+                errors++;
+            }
+        }
+        return errors;
+    }
+
+    private void write(String... command) throws IOException {
         StringBuilder request = new StringBuilder("*").append(command.length).append("\r\n");
         for (String part : command) {
             request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(part)
                     .append("\r\n");
         }
         out.write(request.toString().getBytes(StandardCharsets.UTF_8));
-        out.flush();
-        return reply();
     }
 
     private Object reply() throws IOException {

@@ -1,0 +1,174 @@
+package io.seckill.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The first seconds of a sale (issue 33), run by bench/first-seconds.sh: {@code Harness first-seconds ROOT RUN JAR
+ * [SERVICE ARGUMENTS...]}, ROOT the repository (jvm.options, lua/, bench/), RUN the run's folder (summary.md, logs/,
+ * work/), JAR the packaged service. Three legs, every service a fresh start of the jar with the recommended JVM options
+ * and the defaults (the per-address limit off: one load generator is one address):
+ * <ul>
+ * <li>cold: accepted orders/s and POST p99 in each of the first windows after readiness, each window a voucher of its
+ * own (wrk's buyers start again at each run), for the service and then for a fresh reference controller;</li>
+ * <li>flood: a sold-out voucher's refusals/s against the reference answering a constant 409 on the same engine, and
+ * against the service's accepted rate in its last cold window;</li>
+ * <li>start: a sale of 20,000 units whose beginAt is 10 s after a fresh service is ready, wrk's flood from readiness,
+ * the time from beginAt to sold out against 20,000 / the script's own rate (redis-benchmark, 50 clients).</li>
+ * </ul>
+ */
+final class FirstSeconds {
+
+    /** The script's payment window in the script-alone run: the service's default, 15 minutes. */
+    private static final long SCRIPT_PAYMENT_WINDOW_MILLIS = 900_000;
+    private static final DateTimeFormatter BEGIN_AT = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    /**
+     * The run's sizes. The windows and the flood can be shortened (BENCH_WINDOWS, BENCH_WINDOW_SECONDS,
+     * BENCH_FLOOD_SECONDS) to check the harness in a few minutes; the figures of such a run do not compare.
+     */
+    record Settings(int connections, int windows, int windowSeconds, int floodSeconds, int saleStock,
+            int saleDelaySeconds, int scriptRequests, int scriptClients) {
+
+        static Settings from(Function<String, String> environment) {
+            return new Settings(50, positive(environment, "BENCH_WINDOWS", 12),
+                    positive(environment, "BENCH_WINDOW_SECONDS", 10), positive(environment, "BENCH_FLOOD_SECONDS", 20),
+                    20_000, 10, 200_000, 50);
+        }
+
+        private static int positive(Function<String, String> environment, String name, int fallback) {
+            String value = environment.apply(name);
+            if (value == null || value.isBlank()) {
+                return fallback;
+            }
+            int number = Integer.parseInt(value.strip());
+            if (number <= 0) {
+                throw new IllegalArgumentException(name + " must be above 0: " + value);
+            }
+            return number;
+        }
+    }
+
+    private final Path root;
+    private final Path run;
+    private final Path logs;
+    private final Path jar;
+    private final List<String> serviceArgs;
+    private final Settings settings;
+    private final ChildProcesses processes;
+    private final List<String> javaOptions;
+    private final Wrk wrk;
+
+    private FirstSeconds(Path root, Path run, Path jar, List<String> serviceArgs, Settings settings,
+            ChildProcesses processes) {
+        this.root = root;
+        this.run = run;
+        this.logs = run.resolve("logs");
+        this.jar = jar;
+        this.serviceArgs = serviceArgs;
+        this.settings = settings;
+        this.processes = processes;
+        this.javaOptions = List.of("@" + root.resolve("jvm.options"));
+        this.wrk = new Wrk(processes, root.resolve("bench/intake.lua"), 2);
+    }
+
+    static void run(String[] args) throws Exception {
+        if (args.length < 3) {
+            throw new IllegalArgumentException("usage: Harness first-seconds ROOT RUN JAR [SERVICE ARGUMENTS...]");
+        }
+        Path root = Path.of(args[0]).toAbsolutePath();
+        Path run = Path.of(args[1]).toAbsolutePath();
+        Files.createDirectories(run.resolve("logs"));
+        try (ChildProcesses processes = new ChildProcesses()) {
+            String summary = new FirstSeconds(root, run, Path.of(args[2]), List.of(Arrays.copyOfRange(args, 3,
+                    args.length)), Settings.from(System::getenv), processes).measure();
+            Files.writeString(run.resolve("summary.md"), summary);
+            System.out.print(summary);
+        } catch (Exception e) {
+            System.err.println("bench: stopped (" + e.getMessage() + "); logs in " + run.resolve("logs"));
+            throw e;
+        }
+    }
+
+    private String measure() throws Exception {
+        MachineFacts machine = MachineFacts.read();
+        Path lib = ReferenceController.unpackLibraries(jar, run.resolve("work/jar"));
+        ReferenceController reference = ReferenceController.compile(
+                root.resolve("bench/reference/ReferenceIntake.java"), lib, run.resolve("work/reference"));
+
+        // cold and flood: a fresh service, then a fresh reference, from readiness
+        ServiceProcess service = startService("service-cold");
+        VoucherApi vouchers = new VoucherApi(service.base());
+        List<Wrk.Result> serviceWindows = coldWindows("service", service.base(), vouchers);
+        long soldOut = vouchers.create("first seconds", 1, null);
+        vouchers.order(soldOut, 1);
+        Wrk.Result floodService = wrk.run(service.base(), soldOut, settings.connections(), settings.floodSeconds(), 409,
+                "orders", false, logs.resolve("flood-service.txt"));
+        ChildProcesses.say("flood: the service refuses " + floodService.rate() + "/s");
+
+        ReferenceController.Running controller = reference.start(processes, javaOptions, service,
+                root.resolve("lua/admitOrder-6.lua"), logs.resolve("reference.log"));
+        List<Wrk.Result> referenceWindows = coldWindows("reference", controller.base(), vouchers);
+        Wrk.Result floodConstant = wrk.run(controller.base(), 1, settings.connections(), settings.floodSeconds(), 409,
+                "refused", false, logs.resolve("flood-constant.txt"));
+        ChildProcesses.say("flood: the engine's constant 409 at " + floodConstant.rate() + "/s");
+        controller.stop();
+        service.stop();
+
+        // start: a sale opening a few seconds after a fresh service is ready
+        service = startService("service-start");
+        vouchers = new VoucherApi(service.base());
+        long beginMillis = StockPoll.redisMillis(service) + settings.saleDelaySeconds() * 1000L;
+        long sale = vouchers.create("first seconds", settings.saleStock(),
+                BEGIN_AT.format(Instant.ofEpochMilli(beginMillis)));
+        Path stock = logs.resolve("start-stock.txt");
+        try (StockPoll poll = new StockPoll(service, "seckill:{s0}:voucher:" + sale, stock,
+                settings.saleDelaySeconds() + 30)) {
+            wrk.run(service.base(), sale, settings.connections(), settings.saleDelaySeconds() + 15, 409, "orders",
+                    false, logs.resolve("start-flood.txt"));
+        }
+        long soldOutMillis = StockPoll.soldOutMillis(Files.readAllLines(stock))
+                .orElseThrow(() -> new IOException("not sold out within the flood: " + stock));
+        String saleSeconds = Figures.decimals((soldOutMillis - beginMillis) / 1000.0, 2);
+        ChildProcesses.say("start: sold out " + saleSeconds + " s after beginAt");
+
+        String scriptRate = Figures.decimals(Double.parseDouble(new RedisBenchmark(processes).admissionScriptRate(
+                service, root.resolve("lua/admitOrder-6.lua"), settings.scriptClients(), 1,
+                settings.scriptRequests(), SCRIPT_PAYMENT_WINDOW_MILLIS, logs.resolve("script.csv"))), 0);
+        ChildProcesses.say("start: the script alone at " + scriptRate + "/s");
+        service.stop();
+
+        return new FirstSecondsSummary(MachineFacts.commit(root, "+changes"), machine, settings, serviceArgs,
+                serviceWindows, referenceWindows, floodService, floodConstant, saleSeconds, scriptRate).markdown();
+    }
+
+    private ServiceProcess startService(String name) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("--seckill.rate-limit.per-address.rate=0"));
+        arguments.addAll(serviceArgs);
+        return ServiceProcess.start(processes, jar, javaOptions, run.resolve(name), logs.resolve(name + ".log"),
+                arguments, Duration.ofSeconds(60));
+    }
+
+    /** Back-to-back windows from readiness, each on a voucher of its own: wrk's buyers start again at each run. */
+    private List<Wrk.Result> coldWindows(String label, String base, VoucherApi vouchers)
+            throws IOException, InterruptedException {
+        List<Wrk.Result> windows = new ArrayList<>();
+        for (int w = 1; w <= settings.windows(); w++) {
+            long voucher = vouchers.create("first seconds", 10_000_000, null);
+            windows.add(wrk.run(base, voucher, settings.connections(), settings.windowSeconds(), 202, "orders", false,
+                    logs.resolve("cold-" + label + "-" + w + ".txt")));
+        }
+        ChildProcesses.say(label + ": last window " + windows.get(windows.size() - 1).rate() + " accepted/s");
+        return windows;
+    }
+}

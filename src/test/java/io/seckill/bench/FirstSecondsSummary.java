@@ -1,0 +1,88 @@
+package io.seckill.bench;
+
+import java.util.List;
+
+/**
+ * The summary of bench/first-seconds.sh ({@link FirstSeconds}): the cold windows of the service and of the reference
+ * side by side, the sold-out flood against the engine's constant 409, and the sale's start against the script's own
+ * time. Pure: every figure comes in, the markdown goes out.
+ *
+ * @param commit          the commit measured ({@link MachineFacts#commit}, "+changes" after it for a changed tree)
+ * @param machine         the machine, read before the run
+ * @param settings        the run's windows, flood and sale
+ * @param serviceArgs     the arguments the service was started with beyond the harness's own
+ * @param serviceWindows  wrk's result in each cold window of the service, in order
+ * @param referenceWindows the same for the reference controller
+ * @param floodService    the service refusing a sold-out voucher
+ * @param floodConstant   the reference answering a constant 409
+ * @param saleSeconds     from beginAt to sold out, two decimals
+ * @param scriptRate      the admission script alone, requests/s (redis-benchmark), no decimals
+ */
+record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Settings settings,
+        List<String> serviceArgs, List<Wrk.Result> serviceWindows, List<Wrk.Result> referenceWindows,
+        Wrk.Result floodService, Wrk.Result floodConstant, String saleSeconds, String scriptRate) {
+
+    /** How long the script alone takes to sell the sale's stock, two decimals. */
+    String scriptSeconds() {
+        return Figures.ratio(String.valueOf(settings.saleStock()), scriptRate, 2);
+    }
+
+    String markdown() {
+        String serviceRate = last(serviceWindows).rate();
+        String referenceRate = last(referenceWindows).rate();
+        StringBuilder out = new StringBuilder();
+        out.append("# First seconds of a sale: ").append(commit).append("\n\n");
+        out.append(machine.cpus()).append(" CPUs (").append(machine.cpuModel()).append("), ")
+                .append(machine.javaVersion()).append(", load before the run ").append(machine.loadAverage())
+                .append("; wrk -c ").append(settings.connections())
+                .append(", a new buyer per request; service arguments: ")
+                .append(serviceArgs.isEmpty() ? "(defaults)" : String.join(" ", serviceArgs)).append("\n\n");
+
+        out.append("## Cold start\n\n");
+        out.append("| ").append(settings.windowSeconds()).append(" s window after readiness |");
+        StringBuilder rule = new StringBuilder("| --- |");
+        for (int w = 1; w <= serviceWindows.size(); w++) {
+            out.append(' ').append(w).append(" |");
+            rule.append(" ---: |");
+        }
+        out.append('\n').append(rule).append('\n');
+        rows(out, "service", serviceWindows);
+        rows(out, "reference", referenceWindows);
+        out.append('\n');
+        out.append("Last window: the service at ").append(Figures.percent(serviceRate, referenceRate))
+                .append(" % of the reference; first window at ")
+                .append(Figures.percent(serviceWindows.get(0).rate(), serviceRate))
+                .append(" % of the service's last.\n\n");
+
+        out.append("## Sold-out flood (").append(settings.floodSeconds()).append(" s)\n\n");
+        out.append("| | answers/s | p99 |\n| --- | ---: | ---: |\n");
+        out.append("| the service, SOLD_OUT | ").append(Figures.group(floodService.rate())).append(" | ")
+                .append(floodService.p99Millis()).append(" ms |\n");
+        out.append("| the engine's constant 409 (reference) | ").append(Figures.group(floodConstant.rate()))
+                .append(" | ")
+                .append(floodConstant.p99Millis()).append(" ms |\n\n");
+        out.append("Refusals at ").append(Figures.percent(floodService.rate(), floodConstant.rate()))
+                .append(" % of the constant answer and ").append(Figures.ratio(floodService.rate(), serviceRate, 2))
+                .append("× the service's accepted rate.\n\n");
+
+        out.append("## A sale starting ").append(settings.saleDelaySeconds()).append(" s after readiness (")
+                .append(settings.saleStock()).append(" units)\n\n");
+        out.append("Sold out ").append(saleSeconds).append(" s after beginAt; the script alone: ")
+                .append(scriptSeconds()).append(" s (").append(Figures.group(scriptRate)).append("/s, ")
+                .append(settings.scriptClients()).append(" clients), so ")
+                .append(Figures.ratio(saleSeconds, scriptSeconds(), 1)).append("× the script's time.\n");
+        return out.toString();
+    }
+
+    private static void rows(StringBuilder out, String label, List<Wrk.Result> windows) {
+        out.append("| ").append(label).append(", accepted/s |");
+        windows.forEach(w -> out.append(' ').append(Figures.group(w.rate())).append(" |"));
+        out.append("\n| ").append(label).append(", POST p99 ms |");
+        windows.forEach(w -> out.append(' ').append(w.p99Millis()).append(" |"));
+        out.append('\n');
+    }
+
+    private static Wrk.Result last(List<Wrk.Result> windows) {
+        return windows.get(windows.size() - 1);
+    }
+}

@@ -1,0 +1,121 @@
+package io.seckill.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * bench/first-seconds.sh's pure parts: wrk's lines read back, the stock poll's sold-out time, the script's rate, the
+ * settings, and the summary in the layout the shell script printed (bench/runs/2026-11-25-8cc94bb-first-seconds.md).
+ */
+class FirstSecondsTests {
+
+    private static final MachineFacts MACHINE = new MachineFacts(2, "AMD EPYC",
+            "openjdk version \"17.0.15\" 2025-04-15", "8.89 10.06 6.92");
+
+    /** intake.lua's lines for RATE answers/s over 10 s, UNEXPECTED of them the wrong status, and a p99 in µs. */
+    private static Wrk.Result wrk(long rate, long unexpected, long p99Micros) {
+        return Wrk.Result.of(Map.of("bench_requests", String.valueOf(rate * 10 + unexpected), "bench_unexpected",
+                String.valueOf(unexpected), "bench_socket_errors", "0", "bench_duration_us", "10000000",
+                "bench_p50_us", "900", "bench_p99_us", String.valueOf(p99Micros), "bench_p999_us", "90000"));
+    }
+
+    @Test
+    void aWrkRunIsItsExpectedAnswersPerSecondAndItsP99InMilliseconds() {
+        Wrk.Result result = wrk(2926, 40, 41_049);
+
+        assertThat(result.rate()).isEqualTo("2926");
+        assertThat(result.p99Millis()).isEqualTo("41.0");
+        assertThat(Wrk.Result.of(Map.of()).rate()).isEqualTo("n/a");
+        assertThat(Wrk.Result.of(Map.of()).p99Millis()).isEqualTo("n/a");
+    }
+
+    @Test
+    void theSaleIsSoldOutAtTheFirstReadingWithNoStockLeft() {
+        List<String> poll = List.of("1764064800000 20000", "1764064800005 20000", "1764064806290 0",
+                "1764064806295 0");
+
+        assertThat(StockPoll.soldOutMillis(poll)).hasValue(1764064806290L);
+        assertThat(StockPoll.soldOutMillis(List.of("1764064800000 20000", "1764064800005 3"))).isEmpty();
+    }
+
+    @Test
+    void theScriptsRateIsTheLastCsvLinesSecondField() {
+        List<String> csv = List.of("\"test\",\"rps\",\"avg_latency_ms\"", "\"EVALSHA\",\"17490.38\",\"2.8\"");
+
+        assertThat(RedisBenchmark.requestsPerSecond(csv)).isEqualTo("17490.38");
+        assertThat(RedisBenchmark.requestsPerSecond(List.of())).isEqualTo("n/a");
+    }
+
+    @Test
+    void theWindowsAndTheFloodCanBeShortenedFromTheEnvironment() {
+        FirstSeconds.Settings full = FirstSeconds.Settings.from(name -> null);
+        FirstSeconds.Settings quick = FirstSeconds.Settings.from(
+                Map.of("BENCH_WINDOWS", "2", "BENCH_WINDOW_SECONDS", "5", "BENCH_FLOOD_SECONDS", "5")::get);
+
+        assertThat(full).isEqualTo(new FirstSeconds.Settings(50, 12, 10, 20, 20_000, 10, 200_000, 50));
+        assertThat(quick.windows()).isEqualTo(2);
+        assertThat(quick.windowSeconds()).isEqualTo(5);
+        assertThat(quick.floodSeconds()).isEqualTo(5);
+        assertThatThrownBy(() -> FirstSeconds.Settings.from(Map.of("BENCH_WINDOWS", "0")::get))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theSummaryPutsTheWindowsSideBySideAndEachFigureBesideItsReference() {
+        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 3, 10, 20, 20_000, 10, 200_000, 50);
+        String summary = new FirstSecondsSummary("8cc94bb", MACHINE, settings, List.of(),
+                List.of(wrk(2926, 0, 41_049), wrk(4098, 0, 26_800), wrk(5119, 0, 24_300)),
+                List.of(wrk(939, 0, 1_177_700), wrk(1972, 0, 52_100), wrk(4468, 0, 33_100)),
+                wrk(22032, 0, 9_000), wrk(17117, 0, 11_900), "6.29", "17490").markdown();
+
+        assertThat(summary).isEqualTo("""
+                # First seconds of a sale: 8cc94bb
+
+                2 CPUs (AMD EPYC), openjdk version "17.0.15" 2025-04-15, load before the run 8.89 10.06 6.92; \
+                wrk -c 50, a new buyer per request; service arguments: (defaults)
+
+                ## Cold start
+
+                | 10 s window after readiness | 1 | 2 | 3 |
+                | --- | ---: | ---: | ---: |
+                | service, accepted/s | 2,926 | 4,098 | 5,119 |
+                | service, POST p99 ms | 41.0 | 26.8 | 24.3 |
+                | reference, accepted/s | 939 | 1,972 | 4,468 |
+                | reference, POST p99 ms | 1177.7 | 52.1 | 33.1 |
+
+                Last window: the service at 114.6 % of the reference; first window at 57.2 % of the service's last.
+
+                ## Sold-out flood (20 s)
+
+                | | answers/s | p99 |
+                | --- | ---: | ---: |
+                | the service, SOLD_OUT | 22,032 | 9.0 ms |
+                | the engine's constant 409 (reference) | 17,117 | 11.9 ms |
+
+                Refusals at 128.7 % of the constant answer and 4.30× the service's accepted rate.
+
+                ## A sale starting 10 s after readiness (20000 units)
+
+                Sold out 6.29 s after beginAt; the script alone: 1.14 s (17,490/s, 50 clients), so 5.5× the script's time.
+                """);
+    }
+
+    @Test
+    void theServicesArgumentsAreNamedAndAMissingFigureReadsNa() {
+        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 1, 5, 5, 20_000, 10, 200_000, 50);
+        String summary = new FirstSecondsSummary("8cc94bb+changes", MACHINE, settings,
+                List.of("--seckill.api.engine=platform-http"), List.of(wrk(3000, 0, 20_000)),
+                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), "3.00", "n/a")
+                .markdown();
+
+        assertThat(summary)
+                .contains("service arguments: --seckill.api.engine=platform-http\n")
+                .contains("| 5 s window after readiness | 1 |\n")
+                .contains("Last window: the service at n/a % of the reference;")
+                .contains("the script alone: n/a s (n/a/s, 50 clients), so n/a× the script's time.");
+    }
+}
