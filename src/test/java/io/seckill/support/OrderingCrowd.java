@@ -110,6 +110,23 @@ public final class OrderingCrowd implements AutoCloseable {
     }
 
     /** The requests that got no HTTP answer. */
+    /**
+     * The answers by outcome ("202", or status and problem code), once checked to be what a failover may give: every
+     * request answered, only 202, 503 REDIS_UNAVAILABLE or VOUCHER_REBUILDING (each with Retry-After), or 409
+     * ALREADY_ORDERED — a command the client sent again once the connection broke under it, whose script the old
+     * master had run and replicated: the buyer's order stands, as a retry of the buyer's own would say. Never a 500.
+     */
+    public Map<String, List<Answer>> failoverAnswers() {
+        assertThat(failures()).as("requests without an HTTP answer").isEmpty();
+        Map<String, List<Answer>> byOutcome = answers().values().stream().collect(Collectors.groupingBy(
+                answer -> answer.status() == 202 ? "202" : answer.status() + " " + answer.code()));
+        assertThat(byOutcome.keySet()).as("answers").contains("202", "503 REDIS_UNAVAILABLE")
+                .isSubsetOf("202", "503 REDIS_UNAVAILABLE", "503 VOUCHER_REBUILDING", "409 ALREADY_ORDERED");
+        assertThat(byOutcome.values().stream().flatMap(List::stream).filter(answer -> answer.status() == 503))
+                .allSatisfy(answer -> assertThat(answer.header("Retry-After")).isNotNull());
+        return byOutcome;
+    }
+
     public List<Reply> failures() {
         return replies.values().stream().filter(reply -> reply.failure() != null).toList();
     }
