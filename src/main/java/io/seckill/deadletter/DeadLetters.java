@@ -2,7 +2,6 @@ package io.seckill.deadletter;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.order.OrderRejectedException;
 import io.seckill.redis.RedisKeys;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;

@@ -1,12 +1,12 @@
 package io.seckill.deadletter;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.redis.LuaScript;
 import io.seckill.redis.LuaScripts;
 import io.seckill.redis.RedisKeys;
 import io.seckill.redis.StreamProperties;
 import java.util.List;
 import java.util.Optional;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.springframework.stereotype.Component;
 
 /** Moves a pending entry to its shard's dead letters and acknowledges it ({@code lua/moveToDeadLetters-2.lua}). */

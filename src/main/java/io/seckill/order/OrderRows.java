@@ -1,8 +1,8 @@
 package io.seckill.order;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.springframework.stereotype.Component;
 
 /** Turns stream entries into the orders the writer inserts; an entry that is no order is malformed. */

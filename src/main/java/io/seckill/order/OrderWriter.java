@@ -1,6 +1,5 @@
 package io.seckill.order;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.config.SqlStatements;
 import io.seckill.order.OrderRejectedException.Reason;
 import java.sql.PreparedStatement;
@@ -10,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;

@@ -9,9 +9,6 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.api.async.RedisStreamAsyncCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
-import io.seckill.camel.redisstream.AckEntriesScript;
-import io.seckill.camel.redisstream.InFlightEntries;
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.config.RedisOutage;
 import io.seckill.order.DatabaseOutages;
 import io.seckill.order.WrittenOrders;
@@ -29,6 +26,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.camel.component.redis.stream.AckEntriesScript;
+import org.apache.camel.component.redis.stream.InFlightEntries;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -96,7 +96,7 @@ public class PendingSweeper {
 
     /**
      * How often whoever holds entries of the group refreshes them so that no sweep claims them from a live holder:
-     * the order writer's {@code redis-stream:} endpoint is given it ({@code keepAliveMillis}).
+     * the order writer's {@code redis-stream:} endpoint is given it as its {@code keepAlive}, in milliseconds.
      */
     public long keepAliveMillis() {
         return sweeper.keepAliveMillis();

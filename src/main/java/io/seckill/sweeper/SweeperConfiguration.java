@@ -1,8 +1,8 @@
 package io.seckill.sweeper;
 
-import io.seckill.camel.redisstream.AckEntriesScript;
-import io.seckill.camel.redisstream.InFlightEntries;
 import java.time.Duration;
+import org.apache.camel.component.redis.stream.AckEntriesScript;
+import org.apache.camel.component.redis.stream.InFlightEntries;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;

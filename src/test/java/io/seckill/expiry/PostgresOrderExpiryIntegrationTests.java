@@ -3,7 +3,6 @@ package io.seckill.expiry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient.Answer;
 import io.seckill.support.ApiClient;
@@ -13,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;

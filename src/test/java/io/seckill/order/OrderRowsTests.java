@@ -3,13 +3,13 @@ package io.seckill.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.junit.jupiter.api.Test;
 
 /** Stream entries into the orders the writer inserts, and those into the order the API and the events show. */

@@ -3,7 +3,6 @@ package io.seckill.support;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.order.OrderRejectedException;
 import io.seckill.order.OrderView;
 import io.seckill.order.OrderWriter;
@@ -19,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.seckill.camel.redisstream.StreamEntry;
 import io.seckill.deadletter.DeadLetters;
 import io.seckill.support.ApiClient;
 import io.seckill.support.FaultInjectionTest;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.camel.CamelContext;
+import org.apache.camel.component.redis.stream.StreamEntry;
 import org.apache.camel.test.spring.junit5.DisableJmx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
