@@ -6,13 +6,19 @@
 #
 #   bench/first-seconds.sh [--no-build] [--jar PATH] [-- extra service arguments...]
 #
-# About 9 minutes on 2 cores. BENCH_WINDOWS (12), BENCH_WINDOW_SECONDS (10) and BENCH_FLOOD_SECONDS (20) shorten it
-# to check the harness; such a run's figures do not compare. Results go to
-# bench/results/<timestamp>-first-seconds/ (summary.md, logs/).
+# About 9 minutes on 2 cores. BENCH_WINDOWS, BENCH_WINDOW_SECONDS and BENCH_FLOOD_SECONDS (bench/settings.txt) shorten
+# it to check the harness; such a run's figures do not compare. Results go to bench/results/<timestamp>-first-seconds/
+# (summary.md, logs/).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 die() { echo "bench: $*" >&2; exit 1; }
+usage() {
+  sed -n '2,11p' "$0"
+  echo
+  echo "Environment (default), from bench/settings.txt:"
+  awk -v driver=first-seconds.sh -f "$ROOT/bench/settings.awk" "$ROOT/bench/settings.txt"
+}
 
 build=1
 JAR=
@@ -22,7 +28,7 @@ while (($#)); do
     --no-build) build=0 ;;
     --jar) JAR=$2; build=0; shift ;;
     --) shift; SERVICE_ARGS=("$@"); break ;;
-    -h | --help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h | --help) usage; exit 0 ;;
     *) die "unknown option: $1" ;;
   esac
   shift
@@ -33,6 +39,8 @@ done
 
 RUN="$ROOT/bench/results/$(date -u +%Y%m%dT%H%M%SZ)-first-seconds"
 mkdir -p "$RUN/logs" "$RUN/work/harness/io/seckill"
+# Ctrl-C or SIGTERM during the build says where its log is; from exec on, the harness says it (StopNotice).
+trap 'echo "bench: stopped (interrupted); logs in $RUN/logs" >&2; exit 130' INT TERM
 # The harness is in the test sources: package compiles it with the service, test-compile alone for another jar.
 goal=package
 ((build)) || goal=test-compile
@@ -41,4 +49,4 @@ JAR=${JAR:-$(ls "$ROOT"/target/seckill-camel-*.jar | sed -n 1p)}
 # The run keeps its own copy of the harness, so a rebuild meanwhile cannot change it.
 cp -r "$ROOT/target/test-classes/io/seckill/bench" "$RUN/work/harness/io/seckill/"
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
-java -cp "$RUN/work/harness" io.seckill.bench.Harness first-seconds "$ROOT" "$RUN" "$JAR" "${SERVICE_ARGS[@]}"
+exec java -cp "$RUN/work/harness" io.seckill.bench.Harness first-seconds "$ROOT" "$RUN" "$JAR" "${SERVICE_ARGS[@]}"

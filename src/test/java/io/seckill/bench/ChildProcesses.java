@@ -18,16 +18,21 @@ import java.util.regex.Pattern;
 /**
  * The processes a bench driver starts (services, the reference controller, wrk, redis-benchmark), each stopped when
  * the driver is done with it, when the driver ends, fails or is interrupted: close() stops whatever is still running,
- * newest first, and a shutdown hook does the same on Ctrl-C or SIGTERM, as the shell scripts' trap did.
+ * newest first, and a shutdown hook does the same on Ctrl-C or SIGTERM, as the shell scripts' trap did, then says
+ * where the run's logs are ({@link StopNotice}).
  */
 final class ChildProcesses implements AutoCloseable {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final Deque<Child> running = new ArrayDeque<>();
-    private final Thread hook = new Thread(this::stopAll, "bench-stop-children");
+    /** Set by the first stopAll(): the code of an interrupted driver runs on meanwhile, but starts nothing more. */
+    private boolean stopping;
+    private final Thread hook;
 
-    ChildProcesses() {
+    /** NOTICE says, once the hook has stopped the processes, where an interrupted run's logs are. */
+    ChildProcesses(StopNotice notice) {
+        this.hook = new Thread(() -> notice.interrupted(this::stopAll), "bench-stop-children");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -43,20 +48,13 @@ final class ChildProcesses implements AutoCloseable {
             command.directory(directory.toFile());
         }
         command.redirectErrorStream(true).redirectOutput(log.toFile());
-        Child child = new Child(command.start(), log, grace);
-        synchronized (running) {
-            running.push(child);
-        }
-        return child;
+        return started(command, log, grace);
     }
 
     /** Runs COMMAND to its end, its output to OUTPUT and its errors to the terminal; fails on a non-zero exit. */
     void run(Path output, ProcessBuilder command) throws IOException, InterruptedException {
         command.redirectOutput(output.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT);
-        Child child = new Child(command.start(), output, Duration.ofSeconds(5));
-        synchronized (running) {
-            running.push(child);
-        }
+        Child child = started(command, output, Duration.ofSeconds(5));
         try {
             int status = child.process.waitFor();
             if (status != 0) {
@@ -67,10 +65,22 @@ final class ChildProcesses implements AutoCloseable {
         }
     }
 
+    private Child started(ProcessBuilder command, Path log, Duration grace) throws IOException {
+        synchronized (running) {
+            if (stopping) {
+                throw new IOException("stopping: " + command.command().get(0) + " not started");
+            }
+            Child child = new Child(command.start(), log, grace);
+            running.push(child);
+            return child;
+        }
+    }
+
     private void stopAll() {
         while (true) {
             Child child;
             synchronized (running) {
+                stopping = true;
                 child = running.poll();
             }
             if (child == null) {

@@ -10,7 +10,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The first seconds of a sale (issue 33), run by bench/first-seconds.sh: {@code Harness first-seconds ROOT RUN JAR
@@ -35,25 +34,22 @@ final class FirstSeconds {
 
     /**
      * The run's sizes. The windows and the flood can be shortened (BENCH_WINDOWS, BENCH_WINDOW_SECONDS,
-     * BENCH_FLOOD_SECONDS) to check the harness in a few minutes; the figures of such a run do not compare.
+     * BENCH_FLOOD_SECONDS, in bench/settings.txt) to check the harness in a few minutes; the figures of such a run do
+     * not compare.
      */
     record Settings(int connections, int windows, int windowSeconds, int floodSeconds, int saleStock,
             int saleDelaySeconds, int scriptRequests, int scriptClients) {
 
-        static Settings from(Function<String, String> environment) {
-            return new Settings(50, positive(environment, "BENCH_WINDOWS", 12),
-                    positive(environment, "BENCH_WINDOW_SECONDS", 10), positive(environment, "BENCH_FLOOD_SECONDS", 20),
-                    20_000, 10, 200_000, 50);
+        /** From FILE, the [first-seconds.sh] section. */
+        static Settings from(SettingsFile file) {
+            return new Settings(50, positive(file, "BENCH_WINDOWS"), positive(file, "BENCH_WINDOW_SECONDS"),
+                    positive(file, "BENCH_FLOOD_SECONDS"), 20_000, 10, 200_000, 50);
         }
 
-        private static int positive(Function<String, String> environment, String name, int fallback) {
-            String value = environment.apply(name);
-            if (value == null || value.isBlank()) {
-                return fallback;
-            }
-            int number = Integer.parseInt(value.strip());
+        private static int positive(SettingsFile file, String name) {
+            int number = file.number(name);
             if (number <= 0) {
-                throw new IllegalArgumentException(name + " must be above 0: " + value);
+                throw new IllegalArgumentException(name + " must be above 0: " + number);
             }
             return number;
         }
@@ -89,14 +85,17 @@ final class FirstSeconds {
         Path root = Path.of(args[0]).toAbsolutePath();
         Path run = Path.of(args[1]).toAbsolutePath();
         Files.createDirectories(run.resolve("logs"));
-        try (ChildProcesses processes = new ChildProcesses()) {
-            String summary = new FirstSeconds(root, run, Path.of(args[2]), List.of(Arrays.copyOfRange(args, 3,
-                    args.length)), Settings.from(System::getenv), processes).measure();
+        StopNotice notice = new StopNotice(run.resolve("logs"));
+        try (ChildProcesses processes = new ChildProcesses(notice)) {
+            Settings settings = Settings.from(SettingsFile.read(root, "first-seconds.sh", System::getenv, false));
+            List<String> serviceArgs = List.of(Arrays.copyOfRange(args, 3, args.length));
+            String summary = new FirstSeconds(root, run, Path.of(args[2]), serviceArgs, settings, processes).measure();
             Files.writeString(run.resolve("summary.md"), summary);
             System.out.print(summary);
         } catch (Exception e) {
-            System.err.println("bench: stopped (" + e.getMessage() + "); logs in " + run.resolve("logs"));
-            throw e;
+            if (notice.failed(e)) {
+                throw e;
+            } // else interrupted: said already, and the JVM is on its way out
         }
     }
 

@@ -3,8 +3,11 @@ package io.seckill.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class FirstSecondsTests {
 
+    private static final Path ROOT = Path.of("").toAbsolutePath();
     private static final MachineFacts MACHINE = new MachineFacts(2, "AMD EPYC",
             "openjdk version \"17.0.15\" 2025-04-15", "8.89 10.06 6.92");
 
@@ -51,17 +55,21 @@ class FirstSecondsTests {
     }
 
     @Test
-    void theWindowsAndTheFloodCanBeShortenedFromTheEnvironment() {
-        FirstSeconds.Settings full = FirstSeconds.Settings.from(name -> null);
-        FirstSeconds.Settings quick = FirstSeconds.Settings.from(
+    void theWindowsAndTheFloodCanBeShortenedFromTheEnvironment() throws Exception {
+        FirstSeconds.Settings full = settings(name -> null);
+        FirstSeconds.Settings quick = settings(
                 Map.of("BENCH_WINDOWS", "2", "BENCH_WINDOW_SECONDS", "5", "BENCH_FLOOD_SECONDS", "5")::get);
 
         assertThat(full).isEqualTo(new FirstSeconds.Settings(50, 12, 10, 20, 20_000, 10, 200_000, 50));
         assertThat(quick.windows()).isEqualTo(2);
         assertThat(quick.windowSeconds()).isEqualTo(5);
         assertThat(quick.floodSeconds()).isEqualTo(5);
-        assertThatThrownBy(() -> FirstSeconds.Settings.from(Map.of("BENCH_WINDOWS", "0")::get))
+        assertThatThrownBy(() -> settings(Map.of("BENCH_WINDOWS", "0")::get))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static FirstSeconds.Settings settings(Function<String, String> environment) throws IOException {
+        return FirstSeconds.Settings.from(SettingsFile.read(ROOT, "first-seconds.sh", environment, false));
     }
 
     @Test

@@ -36,7 +36,8 @@ record MachineFacts(int cpus, String cpuModel, String javaVersion, String loadAv
         return head + (status.isEmpty() ? "" : changed);
     }
 
-    private static String firstLine(ProcessBuilder command) throws IOException, InterruptedException {
+    /** The first line COMMAND prints, its errors included. */
+    static String firstLine(ProcessBuilder command) throws IOException, InterruptedException {
         Process process = command.redirectErrorStream(true).start();
         String output;
         try (InputStream in = process.getInputStream()) {

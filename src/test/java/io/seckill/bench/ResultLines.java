@@ -3,6 +3,7 @@ package io.seckill.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +29,11 @@ final class ResultLines {
 
     static String perSecond(double value) {
         return String.format(Locale.ROOT, "%.0f", value);
+    }
+
+    /** Adds LINES to a step's results FILE: what the driver read beside the step. */
+    static void append(Path file, String... lines) throws IOException {
+        Files.writeString(file, String.join("\n", lines) + "\n", StandardOpenOption.APPEND);
     }
 
     static Map<String, String> read(Path file) throws IOException {

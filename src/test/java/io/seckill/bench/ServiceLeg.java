@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * A service a leg of bench/run.sh measures ({@link BenchRun}): the service, its API, its safepoint log, and the
@@ -14,6 +15,42 @@ record ServiceLeg(ServiceProcess service, VoucherApi api, Path safepointLog, Lis
 
     /** One shard, so every order of the run is on this stream (the contract's key layout). */
     static final String STREAM = "seckill:{s0}:orders";
+    /** The stock of a voucher that never runs out, and the largest backlog a drain can have. */
+    static final long MAX_STOCK = 10_000_000;
+    /**
+     * The payment window of the throughput legs (1 to 3), longer than the run: with the service's default (15 min)
+     * the warm-up's orders fell due while leg 1 still ran, their cancellations took CPU from the drain, and the check
+     * counted rows cancelled after it had read what Redis sold (2026-11-23). Leg 4 measures the expiry.
+     */
+    static final List<String> THROUGHPUT_WINDOW = List.of("--seckill.order.payment-timeout=24h");
+    /** The same window in the orders the bench admits straight into Redis. */
+    static final long PAYMENT_TIMEOUT_MILLIS = 86_400_000;
+    /** Every leg but 2b serves the API on Tomcat, as every run in bench/runs measured it (netty-http since ae5ab41). */
+    static final List<String> TOMCAT = List.of("--seckill.api.engine=platform-http");
+    static final List<String> NO_RATE_LIMITS = List.of("--seckill.rate-limit.per-buyer.rate=0",
+            "--seckill.rate-limit.per-address.rate=0");
+    private static final Duration STOP_GRACE = Duration.ofSeconds(90);
+
+    /**
+     * A fresh service from the jar in RUN/DIRECTORY: one stream shard; CONFIG left out of its Redis's refused commands
+     * (the bench sets appendfsync and the latency monitor on the running server); its stop-the-world pauses logged.
+     */
+    @SafeVarargs
+    static ServiceLeg start(RunContext context, String directory, String log, List<String>... arguments)
+            throws Exception {
+        Path folder = context.run().resolve(directory);
+        ChildProcesses.say("starting the service in " + folder + ", log in " + context.log(log));
+        Path safepoints = context.log(log.replaceFirst("\\.log$", "-safepoints.log"));
+        List<String> options = new ArrayList<>(context.settings().javaOptions());
+        options.add("-Xlog:safepoint=info:file=" + safepoints + "::filecount=0");
+        List<String> all = new ArrayList<>(List.of("--seckill.stream.shards=1",
+                "--seckill.redis.refused-commands=module,debug,acl,shutdown",
+                "--seckill.stream.batch-size=" + context.settings().batchSize()));
+        Stream.of(arguments).forEach(all::addAll);
+        ServiceProcess service = ServiceProcess.start(context.processes(), context.jar(), options, folder,
+                context.log(log), all, STOP_GRACE);
+        return new ServiceLeg(service, new VoucherApi(service.base()), safepoints, new ArrayList<>());
+    }
 
     long newVoucher(String title, long stock) throws Exception {
         long id = api.create("bench " + title, stock, null);
@@ -36,10 +73,20 @@ record ServiceLeg(ServiceProcess service, VoucherApi api, Path safepointLog, Lis
         }
     }
 
+    long deadLetters() throws IOException {
+        return redisInteger("XLEN", STREAM + ":dead");
+    }
+
     String redisInfo(String field) throws IOException {
         try (RespConnection redis = service.redis()) {
             return ((String) redis.call("INFO", "server")).lines().filter(l -> l.startsWith(field + ":"))
                     .map(l -> l.substring(field.length() + 1).strip()).findFirst().orElse("");
+        }
+    }
+
+    String appendfsync() throws IOException {
+        try (RespConnection redis = service.redis()) {
+            return String.valueOf(((List<?>) redis.call("CONFIG", "GET", "appendfsync")).get(1));
         }
     }
 
