@@ -12,7 +12,9 @@
 
   Input:
     KEYS[1] voucher hash     seckill:{sN}:voucher:<id>   fields stock, beginAt, endAt (epoch ms; no endAt = never),
-                                                         rebuilding (set while the state is rebuilt)
+                                                         rebuilding (set while the state is rebuilt), buckets
+                                                         (the voucher's stock is split over that many buckets, on
+                                                         as many shards; none = 1): the buyer's home bucket's hash
     KEYS[2] buyers set       seckill:{sN}:buyers:<id>
     KEYS[3] orders stream    seckill:{sN}:orders
     KEYS[4] due orders       seckill:{sN}:orders:due     zset, member <orderId>:<userId>, score payBefore (epoch ms)
@@ -28,6 +30,8 @@
     ARGV[7] the address's limit: microseconds per token; 0: no limit
     ARGV[8] the address's burst
     ARGV[9] milliseconds a bucket's key outlives the moment the bucket is full again
+    ARGV[10] the number of stock buckets the caller takes the voucher to have, KEYS[1] being the buyer's home bucket
+             among them (none: 1)
 
   Output: {code}; for a rate-limit refusal {code, microseconds until the bucket holds a token again (≥ 1)}; for
   "sale not started" {2, beginAt, endAt or -1 for never, the server's time (epoch ms)}, so that an instance can
@@ -37,12 +41,14 @@
     1  voucher not found
     2  sale not started
     3  sale ended
-    4  sold out
+    4  sold out (of a voucher in several buckets: this bucket is empty; units may move here from another)
     5  buyer already ordered this voucher
     6  the voucher's state is being rebuilt (Redis forgot some of it); try again shortly
     7  too many order requests from this buyer
     8  too many order requests from this client address
-  7 and 8 leave every key as it was: a refused request costs no token. Every other answer has taken a token from
+    9  the voucher has another number of stock buckets than ARGV[10]: {9, buckets}; try again on the buyer's home
+       bucket among those (docs/buckets.md)
+  7, 8 and 9 leave every key as it was: a refused request costs no token. Every other answer has taken a token from
   each bucket whose limit is on (a request for a sold-out voucher counts against the limits too); 1 to 6 change
   nothing else.
 ]]
@@ -87,6 +93,12 @@ local function takeToken(bucketKey, emptyAt)
   end
 end
 
+local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt', 'rebuilding', 'buckets')
+local buckets = tonumber(voucher[5]) or 1
+if voucher[1] and buckets ~= (tonumber(ARGV[10]) or 1) then
+  return {9, buckets}
+end
+
 -- The buyer's verdict first: a buyer over their own limit hears so, and spends none of the address's tokens (a
 -- NAT, an office behind one address), so one buyer hammering away cannot lock out everyone behind it.
 local buyerEmptyAt, buyerWait = tryToken(KEYS[5], tonumber(ARGV[5]), tonumber(ARGV[6]))
@@ -100,7 +112,6 @@ end
 takeToken(KEYS[5], buyerEmptyAt)
 takeToken(KEYS[6], addressEmptyAt)
 
-local voucher = rcall('HMGET', voucherKey, 'stock', 'beginAt', 'endAt', 'rebuilding')
 if voucher[4] then
   return {6}
 end

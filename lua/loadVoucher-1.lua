@@ -3,12 +3,16 @@
   rebuilt from the database at start-up go through one path, and two instances restoring at once cannot
   overwrite a stock that buyers are already taking from.
 
+  A voucher of several stock buckets (docs/buckets.md) is loaded one bucket at a time, each hash holding its
+  bucket's units and the number of buckets.
+
   Input:
-    KEYS[1] voucher hash   seckill:{sN}:voucher:<id>
+    KEYS[1] voucher hash   seckill:{sN}:voucher:<id>   (of one bucket)
 
     ARGV[1] stock (remaining units)
     ARGV[2] beginAt (epoch ms)
     ARGV[3] endAt (epoch ms), or '' for a sale that never ends
+    ARGV[4] the voucher's number of stock buckets (none: 1)
 
   Output:
     1  loaded
@@ -29,5 +33,8 @@ if endAt == '' then
   rcall('HSET', voucherKey, 'stock', stock, 'beginAt', beginAt)
 else
   rcall('HSET', voucherKey, 'stock', stock, 'beginAt', beginAt, 'endAt', endAt)
+end
+if (tonumber(ARGV[4]) or 1) > 1 then
+  rcall('HSET', voucherKey, 'buckets', ARGV[4])
 end
 return 1

@@ -1,3 +1,3 @@
-SELECT id, title, stock, begin_at, end_at
+SELECT id, title, stock, begin_at, end_at, buckets
 FROM vouchers
 WHERE id = :#id

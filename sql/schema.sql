@@ -12,7 +12,8 @@ CREATE TABLE IF NOT EXISTS vouchers (
     begin_at    TIMESTAMP WITH TIME ZONE NOT NULL,
     end_at      TIMESTAMP WITH TIME ZONE,
     created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
-    sold        INTEGER                  NOT NULL DEFAULT 0
+    sold        INTEGER                  NOT NULL DEFAULT 0,
+    buckets     INTEGER                  NOT NULL DEFAULT 1
 );
 
 -- live_buyer_id: user_id while the order is live (CREATED or PAID), NULL once CANCELLED. The unique index on
@@ -30,6 +31,8 @@ CREATE TABLE IF NOT EXISTS orders (
 
 -- A database of an earlier version: add the columns, fill them once, swap one-per-buyer for one-live-per-buyer.
 ALTER TABLE vouchers ADD COLUMN IF NOT EXISTS sold INTEGER NOT NULL DEFAULT 0;
+-- buckets: how many stock buckets, each on a shard of its own, the voucher's stock is split into (docs/buckets.md).
+ALTER TABLE vouchers ADD COLUMN IF NOT EXISTS buckets INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE orders ADD COLUMN IF NOT EXISTS live_buyer_id BIGINT;
 -- pay_before: when an unpaid order is cancelled (NULL for orders from before payment windows: they never expire).
 ALTER TABLE orders ADD COLUMN IF NOT EXISTS pay_before TIMESTAMP WITH TIME ZONE;

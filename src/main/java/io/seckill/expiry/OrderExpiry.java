@@ -71,7 +71,8 @@ public class OrderExpiry {
      */
     public DueOrder findRow(DueOrder due) {
         OrderView row = orders.byId(due.orderId()).orElse(null);
-        if (row != null && (row.userId() != due.userId() || !keys.ordersOf(row.voucherId()).equals(due.stream()))) {
+        if (row != null && (row.userId() != due.userId()
+                || orders.homeShard(row) != keys.shardOfStream(due.stream()))) {
             log.warn("Order {} is scheduled for buyer {} on {}, but its row is voucher {}, buyer {}: left as not "
                     + "written", due.member(), due.userId(), due.stream(), row.voucherId(), row.userId());
             row = null;
@@ -105,7 +106,7 @@ public class OrderExpiry {
     /** returnUnit-3.lua: the unit back on sale, once; while the voucher is being rebuilt, deferred. */
     public DueOrder returnUnit(DueOrder due) {
         ReturnUnitScript.Outcome returned = returnUnit.returnUnit(due.row().voucherId(), due.member(),
-                due.row().userId());
+                due.row().userId(), due.stream());
         if (returned == ReturnUnitScript.Outcome.VOUCHER_REBUILDING) {
             return defer(due);
         }

@@ -99,7 +99,7 @@ public class OrderPayment {
     /** Spares the expiry a look at a paid order; should this fail, the expiry finds the row PAID and drops it. */
     private void unschedule(OrderView paid) {
         try {
-            unpaid.unschedule(paid.voucherId(), Long.parseLong(paid.orderId()), paid.userId());
+            unpaid.unschedule(orders.homeShard(paid), Long.parseLong(paid.orderId()), paid.userId());
         } catch (DataAccessException e) {
             log.warn("Paid order {} stays scheduled for expiry, which will drop it: {}", paid.orderId(),
                     e.getMessage());

@@ -31,10 +31,11 @@ public class ReturnUnitScript {
         VOUCHER_REBUILDING
     }
 
-    public Outcome returnUnit(long voucherId, String member, long userId) {
+    /** @param stream the order's stream: its unit goes back to the voucher's bucket on that shard */
+    public Outcome returnUnit(long voucherId, String member, long userId, String stream) {
+        int shard = keys.shardOfStream(stream);
         Long code = script.run(
-                List.of(keys.cancellingOrdersOf(keys.ordersOf(voucherId)), keys.voucher(voucherId),
-                        keys.buyers(voucherId)),
+                List.of(keys.cancellingOrdersOf(stream), keys.voucherOn(shard, voucherId), keys.buyersOn(shard, voucherId)),
                 member, Long.toString(userId), Long.toString(voucherId), saleViewChannel);
         if (code == null || code < 0 || code >= Outcome.values().length) {
             throw new IllegalStateException("returnUnit-3.lua answered " + code);

@@ -33,9 +33,9 @@ public class UnpaidOrderSchedule {
         this.schedule = scripts.load("scheduleUnpaidOrders-3.lua", Long.class);
     }
 
-    /** The members (of cancelled orders of this voucher) whose unit has not gone back on sale yet. */
-    public Set<String> unreturned(long voucherId, Collection<String> members) {
-        String stream = keys.ordersOf(voucherId);
+    /** The members (of cancelled orders) whose unit has not gone back on sale yet, on this shard. */
+    public Set<String> unreturned(int shard, Collection<String> members) {
+        String stream = keys.ordersOn(shard);
         List<String> keyList = List.of(keys.dueOrdersOf(stream), keys.cancellingOrdersOf(stream));
         Set<String> found = new HashSet<>();
         List<String> all = new ArrayList<>(members);
@@ -54,9 +54,9 @@ public class UnpaidOrderSchedule {
      *
      * @return false when another rebuild has marked the voucher since: its own figures stand
      */
-    public boolean schedule(long voucherId, String rebuildToken, Map<String, Long> payBeforeByMember) {
-        String stream = keys.ordersOf(voucherId);
-        List<String> keyList = List.of(keys.voucher(voucherId), keys.dueOrdersOf(stream),
+    public boolean schedule(long voucherId, int shard, String rebuildToken, Map<String, Long> payBeforeByMember) {
+        String stream = keys.ordersOn(shard);
+        List<String> keyList = List.of(keys.voucherOn(shard, voucherId), keys.dueOrdersOf(stream),
                 keys.cancellingOrdersOf(stream));
         List<Map.Entry<String, Long>> orders = new ArrayList<>(payBeforeByMember.entrySet());
         int from = 0;

@@ -40,8 +40,8 @@ public class UnpaidOrders {
     }
 
     /** A paid order needs no expiry: ZREM from its shard's due orders (if taken already, the expiry drops it). */
-    public void unschedule(long voucherId, long orderId, long userId) {
-        redis.opsForZSet().remove(keys.dueOrdersOf(keys.ordersOf(voucherId)), RedisKeys.unpaidOrder(orderId, userId));
+    public void unschedule(int shard, long orderId, long userId) {
+        redis.opsForZSet().remove(keys.dueOrdersOf(keys.ordersOn(shard)), RedisKeys.unpaidOrder(orderId, userId));
     }
 
     /**

@@ -14,7 +14,9 @@ public enum AdmissionOutcome {
             "The sale state of voucher %d is being rebuilt after Redis lost some of it; try again shortly"),
     /** Its detail names the buyer and the wait: {@link io.seckill.ratelimit.RateLimits}. */
     BUYER_RATE_LIMITED(Reason.RATE_LIMITED, null),
-    ADDRESS_RATE_LIMITED(Reason.RATE_LIMITED, null);
+    ADDRESS_RATE_LIMITED(Reason.RATE_LIMITED, null),
+    /** The voucher's stock is in another number of buckets than the request took it to be: never a buyer's answer. */
+    OTHER_BUCKETS(null, null);
 
     private final Reason reason;
     /** The detail's text before and after the voucher id: formatting it with {@code %d} cost 4 % of a refusal's CPU. */

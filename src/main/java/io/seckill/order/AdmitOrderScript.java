@@ -41,8 +41,9 @@ public class AdmitOrderScript {
 
     /**
      * What the script answered: the outcome; for a rate-limit refusal the microseconds until a token; for
-     * NOT_STARTED the sale's start and the Redis server's time when it ran (epoch ms); and whether as many
-     * replicas as {@code seckill.redis.replica-acks} asks acknowledged its writes (always, when none are asked).
+     * NOT_STARTED the sale's start and the Redis server's time when it ran (epoch ms); for OTHER_BUCKETS the
+     * voucher's number of stock buckets; and whether as many replicas as {@code seckill.redis.replica-acks} asks
+     * acknowledged its writes (always, when none are asked).
      */
     public record Answer(AdmissionOutcome outcome, long waitMicros, long beginAt, long redisNow, boolean replicated) {
 
@@ -53,25 +54,35 @@ public class AdmitOrderScript {
             }
             return new Answer(outcome, reply.size() > 1 ? (Long) reply.get(1) : 0, 0, 0, replicated);
         }
+
+        /** The voucher's number of stock buckets, of an OTHER_BUCKETS answer. */
+        public int buckets() {
+            return (int) waitMicros;
+        }
     }
 
     /**
      * Completes on the Redis client's I/O thread: what follows must not block.
      *
+     * @param buckets the voucher's number of stock buckets as this instance knows it: the order goes to the buyer's
+     *     home bucket among them (the script answers OTHER_BUCKETS when the voucher has another number)
+     * @param charged the request's rate-limit tokens were taken by an earlier try: none is taken again
      * @param warmUp on the warm-up's keys ({@link RedisKeys#warmUp}) rather than the contract's
      */
     public CompletableFuture<Answer> admit(long voucherId, long userId, long orderId, String clientAddress,
-            boolean warmUp) {
+            int buckets, boolean charged, boolean warmUp) {
         RedisKeys layout = warmUp ? warmUpKeys : keys;
-        String orders = layout.ordersOf(voucherId);
+        int shard = layout.homeShard(voucherId, userId, buckets);
+        String orders = layout.ordersOn(shard);
         List<String> scriptKeys = new ArrayList<>(6);
-        Collections.addAll(scriptKeys, layout.voucher(voucherId), layout.buyers(voucherId), orders,
+        Collections.addAll(scriptKeys, layout.voucherOn(shard, voucherId), layout.buyersOn(shard, voucherId), orders,
                 layout.dueOrdersOf(orders));
-        scriptKeys.addAll(RateLimits.bucketKeys(layout, voucherId, userId, clientAddress));
-        List<String> args = new ArrayList<>(9);
+        scriptKeys.addAll(RateLimits.bucketKeys(layout, shard, userId, clientAddress));
+        List<String> args = new ArrayList<>(10);
         Collections.addAll(args, Long.toString(orderId), Long.toString(voucherId), Long.toString(userId),
                 paymentTimeoutMillis);
-        args.addAll(rateLimits.scriptArguments());
+        args.addAll(charged ? rateLimits.scriptArgumentsCharged() : rateLimits.scriptArguments());
+        args.add(Integer.toString(buckets));
         if (!replicaAcks.enabled()) {
             return redis.run(script, scriptKeys, args.toArray(String[]::new)).thenApply(reply -> Answer.of(reply, true));
         }

@@ -3,6 +3,8 @@ package io.seckill.order;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.seckill.ratelimit.RateLimits;
+import io.seckill.redis.BucketCounts;
+import io.seckill.redis.RedisKeys;
 import io.seckill.redis.ReplicaAckProperties;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
@@ -14,9 +16,20 @@ import org.springframework.stereotype.Component;
  * ({@link SaleView}); otherwise it runs the admission script (rate limits included), names the outcome and
  * counts the refusals it answered from memory (every answer, accepted or refused, is counted by outcome where it is
  * answered: io.seckill.api.AdmissionMetrics). The ids were checked (io.seckill.refusal.RequestIds) before.
+ *
+ * <p>A voucher whose stock is split into buckets (docs/buckets.md) takes each order in the buyer's home bucket; when
+ * that one is empty, units move to it from another ({@link StockTransfers}) and the order is tried again. It is
+ * SOLD_OUT once no bucket holds a unit.
  */
 @Component("orderAdmission")
 public class OrderAdmission {
+
+    /**
+     * Tries of one request: learning the bucket count, and each refill of an empty home bucket, take one. A crowd
+     * on the last units of a voucher may take a refilled bucket's units before the buyer's try; each later try
+     * takes no rate-limit token.
+     */
+    private static final int MAX_ATTEMPTS = 16;
 
     private final OrderIdGenerator orderIds;
     private final AdmitOrderScript admitOrder;
@@ -26,10 +39,17 @@ public class OrderAdmission {
     private final SaleView saleView;
     private final long rebuildingRetryAfterSeconds;
     private final long replicaRetryAfterSeconds;
+    private final BucketCounts bucketCounts;
+    private final StockTransfers transfers;
+    private final RedisKeys keys;
 
     public OrderAdmission(OrderIdGenerator orderIds, AdmitOrderScript admitOrder, RateLimits rateLimits,
-            MeterRegistry registry, SaleStateRecovery redisState, SaleView saleView, ReplicaAckProperties replicas) {
+            MeterRegistry registry, SaleStateRecovery redisState, SaleView saleView, ReplicaAckProperties replicas,
+            BucketCounts bucketCounts, StockTransfers transfers, RedisKeys keys) {
         this.orderIds = orderIds;
+        this.bucketCounts = bucketCounts;
+        this.transfers = transfers;
+        this.keys = keys;
         this.saleView = saleView;
         this.admitOrder = admitOrder;
         this.rateLimits = rateLimits;
@@ -63,39 +83,86 @@ public class OrderAdmission {
             return CompletableFuture.failedFuture(refusal(remembered, voucherId));
         }
         SaleView.Ticket ticket = saleView.ticket(voucherId);
-        long orderId = orderIds.next();
-        return admitOrder.admit(voucherId, userId, orderId, clientAddress, warmUp).thenCompose(answer -> {
-            AdmissionOutcome outcome = answer.outcome();
-            remember(ticket, answer);
-            if (outcome == AdmissionOutcome.BUYER_RATE_LIMITED) {
-                throw rateLimits.buyerRefusal(userId, answer.waitMicros());
-            }
-            if (outcome == AdmissionOutcome.ADDRESS_RATE_LIMITED) {
-                throw rateLimits.addressRefusal(clientAddress, answer.waitMicros());
-            }
-            if (outcome == AdmissionOutcome.REBUILDING) {
-                throw rebuilding(voucherId);
-            }
-            // A voucher unknown to a shard that lost its marker may be one Redis forgot: the next check rebuilds it.
-            if (outcome == AdmissionOutcome.VOUCHER_NOT_FOUND) {
-                return redisState.forgotten(voucherId).thenApply(forgotten -> {
-                    throw forgotten ? rebuilding(voucherId) : refusal(outcome, voucherId);
+        return attempt(new Request(voucherId, userId, orderIds.next(), clientAddress, warmUp, ticket),
+                MAX_ATTEMPTS, false);
+    }
+
+    /** One order request through its attempts: the same orderId each time, until one is answered. */
+    private record Request(long voucherId, long userId, long orderId, String clientAddress, boolean warmUp,
+            SaleView.Ticket ticket) {}
+
+    /** @param charged an earlier try took the request's rate-limit tokens */
+    private CompletableFuture<OrderAccepted> attempt(Request request, int attemptsLeft, boolean charged) {
+        long voucherId = request.voucherId();
+        // The warm-up's vouchers have one bucket, whatever the user's vouchers of the same ids have.
+        int buckets = request.warmUp() ? 1 : bucketCounts.of(voucherId);
+        return admitOrder.admit(voucherId, request.userId(), request.orderId(), request.clientAddress(), buckets,
+                charged, request.warmUp()).thenCompose(answer -> {
+                    AdmissionOutcome outcome = answer.outcome();
+                    if (outcome == AdmissionOutcome.OTHER_BUCKETS && attemptsLeft > 1) {
+                        // Answered before any token was taken.
+                        bucketCounts.learn(voucherId, answer.buckets());
+                        return attempt(request, attemptsLeft - 1, charged);
+                    }
+                    if (outcome == AdmissionOutcome.SOLD_OUT && buckets > 1) {
+                        return refill(request, buckets, attemptsLeft);
+                    }
+                    return answered(request, answer, buckets);
                 });
-            }
-            if (outcome != AdmissionOutcome.ACCEPTED) {
-                throw refusal(outcome, voucherId);
-            }
-            if (!answer.replicated()) {
-                throw notReplicated(orderId);
-            }
-            return CompletableFuture.completedFuture(OrderAccepted.queued(orderId, voucherId, userId));
-        });
+    }
+
+    /** The buyer's home bucket was empty: units move to it from another bucket, then the order is tried again. */
+    private CompletableFuture<OrderAccepted> refill(Request request, int buckets, int attemptsLeft) {
+        long voucherId = request.voucherId();
+        return transfers.refill(voucherId, buckets, RedisKeys.homeBucket(request.userId(), buckets))
+                .thenCompose(refill -> switch (refill) {
+                    case MOVED -> attemptsLeft > 1 ? attempt(request, attemptsLeft - 1, true)
+                            : CompletableFuture.failedFuture(stockMoving(voucherId));
+                    case EMPTY -> {
+                        saleView.soldOut(request.ticket());
+                        yield CompletableFuture.failedFuture(refusal(AdmissionOutcome.SOLD_OUT, voucherId));
+                    }
+                    case REBUILDING -> CompletableFuture.failedFuture(rebuilding(voucherId));
+                });
+    }
+
+    private CompletableFuture<OrderAccepted> answered(Request request, AdmitOrderScript.Answer answer, int buckets) {
+        long voucherId = request.voucherId();
+        long userId = request.userId();
+        AdmissionOutcome outcome = answer.outcome();
+        remember(request.ticket(), answer);
+        if (outcome == AdmissionOutcome.BUYER_RATE_LIMITED) {
+            throw rateLimits.buyerRefusal(userId, answer.waitMicros());
+        }
+        if (outcome == AdmissionOutcome.ADDRESS_RATE_LIMITED) {
+            throw rateLimits.addressRefusal(request.clientAddress(), answer.waitMicros());
+        }
+        if (outcome == AdmissionOutcome.REBUILDING) {
+            throw rebuilding(voucherId);
+        }
+        // A voucher unknown to a shard that lost its marker may be one Redis forgot: the next check rebuilds it.
+        if (outcome == AdmissionOutcome.VOUCHER_NOT_FOUND) {
+            return redisState.forgotten(keys.homeShard(voucherId, userId, buckets)).thenApply(forgotten -> {
+                throw forgotten ? rebuilding(voucherId) : refusal(outcome, voucherId);
+            });
+        }
+        if (outcome == AdmissionOutcome.OTHER_BUCKETS) {
+            throw stockMoving(voucherId);
+        }
+        if (outcome != AdmissionOutcome.ACCEPTED) {
+            throw refusal(outcome, voucherId);
+        }
+        if (!answer.replicated()) {
+            throw notReplicated(request.orderId());
+        }
+        return CompletableFuture.completedFuture(OrderAccepted.queued(request.orderId(), voucherId, userId));
     }
 
     private void remember(SaleView.Ticket ticket, AdmitOrderScript.Answer answer) {
         switch (answer.outcome()) {
             case NOT_STARTED -> saleView.notStarted(ticket, answer.beginAt(), answer.redisNow());
             case ENDED -> saleView.ended(ticket);
+            // Of a voucher in one bucket only: of several, once every bucket is empty (refill).
             case SOLD_OUT -> saleView.soldOut(ticket);
             default -> { }
         }
@@ -109,6 +176,15 @@ public class OrderAdmission {
         return new Refusal(Reason.REDIS_UNAVAILABLE, "Order " + orderId + " was taken, but Redis's replicas did not "
                 + "confirm it in time; try again in " + replicaRetryAfterSeconds + " s: if it stands, you are told "
                 + "ALREADY_ORDERED", replicaRetryAfterSeconds);
+    }
+
+    /**
+     * Units kept moving away from the buyer's home bucket as fast as they came (a crowd on the last units of a
+     * voucher in several buckets): the order is neither refused nor taken; the buyer tries again.
+     */
+    private Refusal stockMoving(long voucherId) {
+        return new Refusal(Reason.REDIS_UNAVAILABLE, "The last units of voucher " + voucherId + " are moving between"
+                + " its stock buckets; try again in 1 s", 1L);
     }
 
     private Refusal rebuilding(long voucherId) {

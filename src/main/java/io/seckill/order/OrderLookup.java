@@ -1,6 +1,8 @@
 package io.seckill.order;
 
 import io.seckill.config.SqlStatements;
+import io.seckill.redis.BucketCounts;
+import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
 import io.seckill.refusal.RequestIds;
@@ -27,12 +29,34 @@ public class OrderLookup {
     private final RequestIds requestIds;
     private final DatabaseOutages outages;
     private final String findOrder;
+    private final String findVoucherBuckets;
+    private final BucketCounts bucketCounts;
+    private final RedisKeys keys;
 
-    public OrderLookup(JdbcClient jdbc, RequestIds requestIds, DatabaseOutages outages, SqlStatements sql) {
+    public OrderLookup(JdbcClient jdbc, RequestIds requestIds, DatabaseOutages outages, SqlStatements sql,
+            BucketCounts bucketCounts, RedisKeys keys) {
         this.jdbc = jdbc;
         this.requestIds = requestIds;
         this.outages = outages;
         this.findOrder = sql.get("find-order");
+        this.findVoucherBuckets = sql.get("find-voucher-buckets");
+        this.bucketCounts = bucketCounts;
+        this.keys = keys;
+    }
+
+    /**
+     * The shard of the order's stock bucket (docs/buckets.md), where it was admitted: its stream, its due and
+     * cancelling orders, its buyer. The voucher's number of buckets is read from the database once.
+     */
+    public int homeShard(OrderView order) {
+        long voucherId = order.voucherId();
+        Integer buckets = bucketCounts.known(voucherId);
+        if (buckets == null) {
+            buckets = jdbc.sql(findVoucherBuckets).param("voucherId", voucherId).query(Integer.class).optional()
+                    .orElse(1);
+            bucketCounts.learn(voucherId, buckets);
+        }
+        return keys.homeShard(voucherId, order.userId(), buckets);
     }
 
     /** @param userId the buyer asking ({@link io.seckill.api.BuyerIdentity}) */

@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface SaleStateRecovery {
 
-    /** Whether the shard of this voucher lost its marker: Redis forgot it since the last check. */
-    CompletableFuture<Boolean> forgotten(long voucherId);
+    /** Whether this shard lost its marker: Redis forgot it since the last check. */
+    CompletableFuture<Boolean> forgotten(int shard);
 
     /** The {@code Retry-After} of a 503 VOUCHER_REBUILDING. */
     Duration retryAfter();

@@ -1,9 +1,13 @@
 package io.seckill.order;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.seckill.redis.BucketCounts;
 import io.seckill.redis.RedisKeys;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,9 +25,11 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 class SaleViewConfiguration {
 
     @Bean
-    SaleView saleView(SaleViewProperties properties, RedisKeys keys,
+    SaleView saleView(SaleViewProperties properties, RedisKeys keys, BucketCounts bucketCounts,
             RedisClusterAsyncCommands<String, String> asyncScriptCommands) {
-        return new SaleView(properties, voucherId -> buyers(asyncScriptCommands, keys.buyers(voucherId),
+        return new SaleView(properties, voucherId -> buyers(asyncScriptCommands,
+                IntStream.range(0, bucketCounts.of(voucherId))
+                        .mapToObj(bucket -> keys.buyersOn(keys.bucketShard(voucherId, bucket), voucherId)).toList(),
                 properties.maxBuyers()), System::nanoTime);
     }
 
@@ -36,10 +42,26 @@ class SaleViewConfiguration {
         return container;
     }
 
-    /** The set's members as numbers, or null when it holds more than {@code max}. */
-    private static CompletionStage<long[]> buyers(RedisClusterAsyncCommands<String, String> redis, String key,
+    /**
+     * The members of the sets (the buyers of each of a voucher's buckets) as numbers, or null when they hold more than
+     * {@code max} together.
+     */
+    private static CompletionStage<long[]> buyers(RedisClusterAsyncCommands<String, String> redis, List<String> keys,
             int max) {
-        return redis.scard(key).thenCompose(size -> size > max ? CompletableFuture.<long[]>completedFuture(null)
-                : redis.smembers(key).thenApply(members -> members.stream().mapToLong(Long::parseLong).toArray()));
+        CompletionStage<Long> size = CompletableFuture.completedFuture(0L);
+        for (String key : keys) {
+            size = size.thenCombine(redis.scard(key), Long::sum);
+        }
+        return size.thenCompose(total -> {
+            if (total > max) {
+                return CompletableFuture.<long[]>completedFuture(null);
+            }
+            CompletionStage<LongStream> members = CompletableFuture.completedFuture(LongStream.empty());
+            for (String key : keys) {
+                members = members.thenCombine(redis.smembers(key),
+                        (before, set) -> LongStream.concat(before, set.stream().mapToLong(Long::parseLong)));
+            }
+            return members.thenApply(LongStream::toArray);
+        });
     }
 }

@@ -26,6 +26,7 @@ public class RateLimits {
     private final RateLimitProperties.Limit perAddress;
     private final RedisKeys keys;
     private final List<String> scriptArguments;
+    private final List<String> scriptArgumentsCharged;
 
     public RateLimits(RateLimitProperties properties, RedisKeys keys) {
         this.perBuyer = properties.perBuyer();
@@ -34,17 +35,24 @@ public class RateLimits {
         this.scriptArguments = List.of(microsPerToken(perBuyer), Long.toString(perBuyer.burst()),
                 microsPerToken(perAddress), Long.toString(perAddress.burst()),
                 Long.toString(KEEP_AFTER_REFILL.toMillis()));
+        this.scriptArgumentsCharged = List.of("0", "0", "0", "0", Long.toString(KEEP_AFTER_REFILL.toMillis()));
     }
 
-    /** The buyer's and the client address's buckets on the voucher's shard, in the script's KEYS order. */
-    public List<String> bucketKeys(long voucherId, long buyer, String clientAddress) {
-        return bucketKeys(keys, voucherId, buyer, clientAddress);
+    /**
+     * The limits off, in the script's ARGV order: for an order request tried again after the script charged its
+     * tokens once (a voucher in several buckets whose home bucket was refilled).
+     */
+    public List<String> scriptArgumentsCharged() {
+        return scriptArgumentsCharged;
     }
 
-    /** The same in another key layout (the warm-up's, {@link RedisKeys#warmUp}). */
-    public static List<String> bucketKeys(RedisKeys keys, long voucherId, long buyer, String clientAddress) {
-        return List.of(keys.rateLimit(voucherId, "buyer", Long.toString(buyer)),
-                keys.rateLimit(voucherId, "address", clientAddress));
+    /**
+     * The buyer's and the client address's buckets on the shard the order is admitted on, in the script's KEYS
+     * order, in this key layout (the contract's, or the warm-up's: {@link RedisKeys#warmUp}).
+     */
+    public static List<String> bucketKeys(RedisKeys keys, int shard, long buyer, String clientAddress) {
+        return List.of(keys.rateLimitOn(shard, "buyer", Long.toString(buyer)),
+                keys.rateLimitOn(shard, "address", clientAddress));
     }
 
     /** Both limits, in the script's ARGV order. */

@@ -37,20 +37,84 @@ public class RedisKeys {
         return new RedisKeys(shards, WARM_UP_PREFIX);
     }
 
+    /** The hash of the voucher's first (or only) stock bucket, on its own shard. */
     public String voucher(long voucherId) {
-        return tag(voucherId) + ":voucher:" + voucherId;
+        return voucherOn(shardOf(voucherId), voucherId);
+    }
+
+    /**
+     * The hash of the voucher's stock bucket on this shard (docs/buckets.md): each bucket of a voucher is on a shard
+     * of its own, so the shard names the bucket.
+     */
+    public String voucherOn(int shard, long voucherId) {
+        return tagOf(shard) + ":voucher:" + voucherId;
     }
 
     public String buyers(long voucherId) {
-        return tag(voucherId) + ":buyers:" + voucherId;
+        return buyersOn(shardOf(voucherId), voucherId);
+    }
+
+    /** The buyers of the voucher's bucket on this shard: those whose home bucket it is. */
+    public String buyersOn(int shard, long voucherId) {
+        return tagOf(shard) + ":buyers:" + voucherId;
     }
 
     public String ordersOf(long voucherId) {
-        return tag(voucherId) + ":orders";
+        return ordersOn(shardOf(voucherId));
+    }
+
+    public String ordersOn(int shard) {
+        return tagOf(shard) + ":orders";
     }
 
     public List<String> orderStreams() {
-        return IntStream.range(0, shards).mapToObj(shard -> prefix + "{s" + shard + "}:orders").toList();
+        return IntStream.range(0, shards).mapToObj(this::ordersOn).toList();
+    }
+
+    /** The shard of one of {@link #orderStreams()}, of its dead letters, due or cancelling orders; -1 for none. */
+    public int shardOfStream(String stream) {
+        for (int shard = 0; shard < shards; shard++) {
+            if (stream.startsWith(tagOf(shard) + ":orders")) {
+                return shard;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The shard of a voucher's stock bucket {@code bucket} (0 … buckets − 1): bucket 0 on the voucher's own shard,
+     * each next one on the next shard, so a voucher has at most as many buckets as there are shards.
+     */
+    public int bucketShard(long voucherId, int bucket) {
+        return Math.floorMod(shardOf(voucherId) + bucket, shards);
+    }
+
+    /** The shard of the buyer's home bucket: where each order of the buyer for this voucher is admitted. */
+    public int homeShard(long voucherId, long userId, int buckets) {
+        return bucketShard(voucherId, homeBucket(userId, buckets));
+    }
+
+    /**
+     * The bucket a buyer belongs to among a voucher's {@code buckets}: the same for every order of the buyer, so the
+     * one-order-per-buyer check stays in one script on one shard. The id is mixed first (MurmurHash3's finalizer), so
+     * ids that share a pattern (all even, all multiples of the bucket count) still spread over the buckets.
+     */
+    public static int homeBucket(long userId, int buckets) {
+        if (buckets == 1) {
+            return 0;
+        }
+        long mixed = userId;
+        mixed ^= mixed >>> 33;
+        mixed *= 0xff51afd7ed558ccdL;
+        mixed ^= mixed >>> 33;
+        mixed *= 0xc4ceb9fe1a85ec53L;
+        mixed ^= mixed >>> 33;
+        return (int) Long.remainderUnsigned(mixed, buckets);
+    }
+
+    /** Transfers of units under way from the buckets of this shard (zset, member voucherId, score when taken). */
+    public String transfersOn(int shard) {
+        return tagOf(shard) + ":transfers";
     }
 
     /** Comma-separated, for the {@code redis-stream:} endpoint that reads every shard. */
@@ -80,7 +144,7 @@ public class RedisKeys {
      * Redis forgot (a flush, an empty restart), with the shard's hash tag so it goes wherever its keys go.
      */
     public String stateMarker(int shard) {
-        return prefix + "{s" + shard + "}:state";
+        return tagOf(shard) + ":state";
     }
 
     /** Unpaid orders by when they fall due for cancellation (zset, score payBefore), on the stream's shard. */
@@ -98,6 +162,11 @@ public class RedisKeys {
         return orderId + ":" + userId;
     }
 
+    /** The buyer of an {@link #unpaidOrder} member. */
+    public static long buyerOf(String unpaidOrder) {
+        return Long.parseLong(unpaidOrder.substring(unpaidOrder.indexOf(':') + 1));
+    }
+
     /** Who reads as this consumer name in this group now ({@link ConsumerNameLease}). */
     public String consumerNameLease(String group, String consumerName) {
         return prefix + "consumers:" + group + ":" + consumerName;
@@ -109,14 +178,18 @@ public class RedisKeys {
     }
 
     /**
-     * A rate-limit bucket on the voucher's shard, so the admission script takes its tokens in the same step (one
-     * round trip, one slot on a cluster).
+     * A rate-limit bucket on the shard the order is admitted on (the buyer's home bucket's), so the admission script
+     * takes its tokens in the same step (one round trip, one slot on a cluster).
      */
     public String rateLimit(long voucherId, String kind, String subject) {
-        return tag(voucherId) + ":rate-limit:" + kind + ":" + subject;
+        return rateLimitOn(shardOf(voucherId), kind, subject);
     }
 
-    private String tag(long voucherId) {
-        return prefix + "{s" + shardOf(voucherId) + "}";
+    public String rateLimitOn(int shard, String kind, String subject) {
+        return tagOf(shard) + ":rate-limit:" + kind + ":" + subject;
+    }
+
+    private String tagOf(int shard) {
+        return prefix + "{s" + shard + "}";
     }
 }

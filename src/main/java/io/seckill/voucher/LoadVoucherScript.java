@@ -6,7 +6,10 @@ import io.seckill.redis.RedisKeys;
 import java.util.List;
 import org.springframework.stereotype.Component;
 
-/** Puts a voucher's stock and window into Redis unless they are there ({@code lua/loadVoucher-1.lua}). */
+/**
+ * Puts a new voucher's stock and window into Redis unless they are there ({@code lua/loadVoucher-1.lua}), one
+ * script per stock bucket.
+ */
 @Component
 public class LoadVoucherScript {
 
@@ -18,12 +21,18 @@ public class LoadVoucherScript {
         this.keys = keys;
     }
 
-    /** @return true when loaded, false when Redis had the voucher already */
-    public boolean load(Voucher voucher, long remaining) {
-        Long loaded = script.run(List.of(keys.voucher(voucher.id())),
-                Long.toString(remaining),
-                Long.toString(voucher.beginAt().toEpochMilli()),
-                voucher.endAt() == null ? "" : Long.toString(voucher.endAt().toEpochMilli()));
-        return loaded != null && loaded == 1;
+    /** @return true when loaded, false when Redis had (a bucket of) the voucher already */
+    public boolean load(Voucher voucher) {
+        for (int bucket = 0; bucket < voucher.buckets(); bucket++) {
+            Long loaded = script.run(List.of(keys.voucherOn(keys.bucketShard(voucher.id(), bucket), voucher.id())),
+                    Long.toString(voucher.initialStock(bucket)),
+                    Long.toString(voucher.beginAt().toEpochMilli()),
+                    voucher.endAt() == null ? "" : Long.toString(voucher.endAt().toEpochMilli()),
+                    Integer.toString(voucher.buckets()));
+            if (loaded == null || loaded != 1) {
+                return false;
+            }
+        }
+        return true;
     }
 }

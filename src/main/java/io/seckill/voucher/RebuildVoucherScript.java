@@ -24,17 +24,22 @@ public class RebuildVoucherScript {
         this.saleViewChannel = saleView.channel();
     }
 
-    /** @return true when applied, false when the voucher is no longer marked with this token */
-    public boolean apply(Voucher voucher, String token, long remaining, Collection<Long> buyers) {
-        List<Object> args = new ArrayList<>(buyers.size() + 6);
+    /**
+     * @param shard the shard of the bucket rebuilt (the voucher's own, of a voucher of one bucket)
+     * @return true when applied, false when the bucket is no longer marked with this token
+     */
+    public boolean apply(Voucher voucher, int shard, String token, long remaining, Collection<Long> buyers) {
+        List<Object> args = new ArrayList<>(buyers.size() + 7);
         args.add(token);
         args.add(Long.toString(remaining));
         args.add(Long.toString(voucher.beginAt().toEpochMilli()));
         args.add(voucher.endAt() == null ? "" : Long.toString(voucher.endAt().toEpochMilli()));
         args.add(Long.toString(voucher.id()));
         args.add(saleViewChannel);
+        args.add(Integer.toString(voucher.buckets()));
         buyers.forEach(buyer -> args.add(Long.toString(buyer)));
-        Long applied = script.run(List.of(keys.voucher(voucher.id()), keys.buyers(voucher.id())), args.toArray());
+        Long applied = script.run(List.of(keys.voucherOn(shard, voucher.id()), keys.buyersOn(shard, voucher.id())),
+                args.toArray());
         return applied != null && applied == 1;
     }
 }

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
@@ -104,8 +105,8 @@ public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRec
     }
 
     @Override
-    public CompletableFuture<Boolean> forgotten(long voucherId) {
-        return asyncRedis.exists(keys.stateMarker(keys.shardOf(voucherId))).thenApply(exists -> !exists);
+    public CompletableFuture<Boolean> forgotten(int shard) {
+        return asyncRedis.exists(keys.stateMarker(shard)).thenApply(exists -> !exists);
     }
 
     @Override
@@ -123,36 +124,52 @@ public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRec
             causes[shard] = markerGone ? "marker " + keys.stateMarker(shard) + " was gone"
                     : otherServer ? (lastServer == null ? "start-up" : "Redis server changed") : null;
         }
-        Map<Integer, List<Voucher>> toRebuild = new HashMap<>();
+        List<Voucher> toRebuild = new ArrayList<>();
+        Map<Long, String> causeOf = new HashMap<>();
         Instant endedAfter = clock.instant().minus(endedGrace);
         List<Voucher> page = List.of();
         do {
             long afterId = page.isEmpty() ? 0 : page.get(page.size() - 1).id();
             page = repository.onSale(afterId, endedAfter, PAGE);
-            rebuilder.byShard(page).forEach((shard, vouchers) -> toRebuild.computeIfAbsent(shard,
-                    none -> new ArrayList<>()).addAll(causes[shard] == null ? lost(vouchers)
-                            : disagreeing(shard, vouchers)));
+            List<Voucher> surveyed = new ArrayList<>();
+            List<Voucher> others = new ArrayList<>();
+            for (Voucher voucher : page) {
+                String cause = cause(voucher, causes);
+                if (cause == null) {
+                    others.add(voucher);
+                } else {
+                    causeOf.put(voucher.id(), cause);
+                    surveyed.add(voucher);
+                }
+            }
+            toRebuild.addAll(lost(others));
+            toRebuild.addAll(disagreeing(surveyed));
         } while (page.size() == PAGE);
-        for (int shard = 0; shard < keys.shards(); shard++) {
-            String marker = keys.stateMarker(shard);
-            // The marker comes back once the vouchers are marked (until then, an order of a forgotten voucher is
-            // 503, not 404), before the figures are read: a flush during the rebuild takes it again.
-            rebuilder.rebuild(shard, toRebuild.getOrDefault(shard, List.of()),
-                    causes[shard] == null ? "hash gone or rebuild stale" : causes[shard],
-                    () -> redis.opsForValue().setIfAbsent(marker, Long.toString(clock.millis())));
-        }
+        // The markers come back once the vouchers are marked (until then, an order of a forgotten voucher is 503,
+        // not 404), before the figures are read: a flush during the rebuild takes them again.
+        rebuilder.rebuild(toRebuild, voucher -> causeOf.getOrDefault(voucher.id(), "hash gone or rebuild stale"),
+                () -> {
+                    for (int shard = 0; shard < keys.shards(); shard++) {
+                        redis.opsForValue().setIfAbsent(keys.stateMarker(shard), Long.toString(clock.millis()));
+                    }
+                });
         lastServer = server;
     }
 
-    /** Vouchers whose hash is gone or whose rebuild mark is stale. One pipelined round trip. */
+    /** Why the voucher is surveyed in full: the cause of the first of its buckets' shards that has one, or null. */
+    private String cause(Voucher voucher, String[] causes) {
+        return rebuilder.bucketShards(voucher).stream().map(shard -> causes[shard]).filter(Objects::nonNull)
+                .findFirst().orElse(null);
+    }
+
+    /** Vouchers a bucket of which is gone or whose rebuild mark is stale. One pipelined round trip. */
     private List<Voucher> lost(List<Voucher> vouchers) {
-        List<Object> states = states(vouchers);
+        List<List<BucketState>> states = states(vouchers);
         List<Voucher> lost = new ArrayList<>();
         for (int i = 0; i < vouchers.size(); i++) {
-            List<?> state = (List<?>) states.get(2 * i);
-            String rebuilding = (String) state.get(1);
             // A hash holding only a fresh mark is another instance's rebuild under way.
-            if ((state.get(0) == null && rebuilding == null) || staleMark(rebuilding)) {
+            if (states.get(i).stream().anyMatch(bucket -> (bucket.stock() == null && bucket.rebuilding() == null)
+                    || staleMark(bucket.rebuilding()))) {
                 lost.add(vouchers.get(i));
             }
         }
@@ -160,17 +177,18 @@ public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRec
     }
 
     /**
-     * Vouchers whose Redis state says more units remain, or fewer buyers bought, than the stores tell. Cheap enough
-     * for every start: the database's {@code sold} per voucher and the streams' entries (the backlog), not every
-     * order. Read in this order, an order moving meanwhile is counted once or twice, never missed: Redis first,
-     * then the streams, then which of their orders are written, then {@code sold}.
+     * Vouchers whose Redis state says more units remain (in their buckets and in transfers between them), or fewer
+     * buyers bought, than the stores tell. Cheap enough for every start: the database's {@code sold} per voucher and
+     * the streams' entries (the backlog), not every order. Read in this order, an order moving meanwhile is counted
+     * once or twice, never missed: Redis first, then the streams, then which of their orders are written, then
+     * {@code sold}.
      */
-    private List<Voucher> disagreeing(int shard, List<Voucher> vouchers) {
+    private List<Voucher> disagreeing(List<Voucher> vouchers) {
         if (vouchers.isEmpty()) {
             return vouchers;
         }
-        List<Object> states = states(vouchers);
-        Map<Long, SoldUnits> inStreams = rebuilder.inStreams(shard, vouchers);
+        List<List<BucketState>> states = states(vouchers);
+        Map<Long, SoldUnits> inStreams = rebuilder.inStreams(vouchers);
         List<WrittenOrders.Order> streamOrders = new ArrayList<>();
         inStreams.forEach((voucherId, units) -> units.queuedBuyers().forEach((orderId, buyer) ->
                 streamOrders.add(new WrittenOrders.Order(orderId, voucherId, buyer))));
@@ -184,13 +202,12 @@ public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRec
         List<Voucher> disagreeing = new ArrayList<>();
         for (int i = 0; i < vouchers.size(); i++) {
             Voucher voucher = vouchers.get(i);
-            List<?> state = (List<?>) states.get(2 * i);
-            long buyers = (Long) states.get(2 * i + 1);
+            List<BucketState> buckets = states.get(i);
             long liveRows = soldInDatabase.getOrDefault(voucher.id(), 0L);
             long units = liveRows + inStreams.get(voucher.id()).unitsBesides(written);
-            boolean agrees = state.get(0) != null && state.get(1) == null
-                    && Long.parseLong((String) state.get(0)) <= Math.max(0, voucher.stock() - units)
-                    && buyers >= liveRows;
+            boolean agrees = buckets.stream().allMatch(bucket -> bucket.stock() != null && bucket.rebuilding() == null)
+                    && buckets.stream().mapToLong(BucketState::units).sum() <= Math.max(0, voucher.stock() - units)
+                    && buckets.stream().mapToLong(BucketState::buyers).sum() >= liveRows;
             if (!agrees) {
                 disagreeing.add(voucher);
             }
@@ -198,16 +215,43 @@ public class RedisStateCheck implements SmartInitializingSingleton, SaleStateRec
         return disagreeing;
     }
 
-    /** Per voucher: HMGET voucher stock rebuilding, SCARD buyers; pipelined. */
-    private List<Object> states(List<Voucher> vouchers) {
-        return redis.executePipelined((RedisCallback<Object>) connection -> {
+    /**
+     * One stock bucket in Redis: its stock and rebuilding mark (null when absent), the units of a transfer under way
+     * from it, and how many buyers it holds.
+     */
+    private record BucketState(String stock, String rebuilding, long inTransfer, long buyers) {
+
+        /** The units the bucket holds, in its stock or on their way to another. */
+        long units() {
+            return Long.parseLong(stock) + inTransfer;
+        }
+    }
+
+    /** Per voucher, per bucket: HMGET bucket stock rebuilding transferUnits, SCARD buyers; pipelined. */
+    private List<List<BucketState>> states(List<Voucher> vouchers) {
+        List<Object> replies = redis.executePipelined((RedisCallback<Object>) connection -> {
             for (Voucher voucher : vouchers) {
-                connection.hashCommands().hMGet(bytes(keys.voucher(voucher.id())), bytes("stock"),
-                        bytes("rebuilding"));
-                connection.setCommands().sCard(bytes(keys.buyers(voucher.id())));
+                for (int shard : rebuilder.bucketShards(voucher)) {
+                    connection.hashCommands().hMGet(bytes(keys.voucherOn(shard, voucher.id())), bytes("stock"),
+                            bytes("rebuilding"), bytes("transferUnits"));
+                    connection.setCommands().sCard(bytes(keys.buyersOn(shard, voucher.id())));
+                }
             }
             return null;
         });
+        List<List<BucketState>> states = new ArrayList<>();
+        int reply = 0;
+        for (Voucher voucher : vouchers) {
+            List<BucketState> buckets = new ArrayList<>();
+            for (int bucket = 0; bucket < voucher.buckets(); bucket++) {
+                List<?> fields = (List<?>) replies.get(reply++);
+                long buyers = (Long) replies.get(reply++);
+                buckets.add(new BucketState((String) fields.get(0), (String) fields.get(1),
+                        fields.get(2) == null ? 0 : Long.parseLong((String) fields.get(2)), buyers));
+            }
+            states.add(buckets);
+        }
+        return states;
     }
 
     private boolean staleMark(String token) {

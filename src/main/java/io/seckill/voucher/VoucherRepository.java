@@ -47,9 +47,11 @@ public class VoucherRepository {
                 .param("beginAt", utc(request.beginAt()))
                 .param("endAt", request.endAt() == null ? null : utc(request.endAt()))
                 .param("createdAt", OffsetDateTime.now(clock))
+                .param("buckets", request.buckets())
                 .update(key, "id");
         long id = key.getKeyAs(Number.class).longValue();
-        return new Voucher(id, request.title(), request.stock(), request.beginAt(), request.endAt(), null);
+        return new Voucher(id, request.title(), request.stock(), request.beginAt(), request.endAt(), request.buckets(),
+                null, null);
     }
 
     public Optional<Voucher> find(long id) {
@@ -99,6 +101,8 @@ public class VoucherRepository {
                 rs.getInt("stock"),
                 rs.getObject("begin_at", OffsetDateTime.class).toInstant(),
                 endAt == null ? null : endAt.toInstant(),
+                rs.getInt("buckets"),
+                null,
                 null);
     }
 

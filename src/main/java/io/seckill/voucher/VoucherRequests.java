@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Refusal;
 import java.time.Clock;
 import java.time.Instant;
@@ -25,7 +26,7 @@ public class VoucherRequests {
 
     static final int MAX_TITLE_LENGTH = 200;
     static final int MAX_STOCK = 10_000_000;
-    private static final Set<String> FIELDS = Set.of("title", "stock", "beginAt", "endAt");
+    private static final Set<String> FIELDS = Set.of("title", "stock", "beginAt", "endAt", "buckets");
     /** Redis keeps the window in epoch milliseconds and the database in TIMESTAMP: dates stay in a sane range. */
     static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
     static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
@@ -33,15 +34,18 @@ public class VoucherRequests {
     /** One JSON value and nothing after it: {@code {...} trailing} is not a body. */
     private final ObjectReader json;
     private final Clock clock;
+    /** A voucher's buckets are each on a shard of their own: at most as many as there are shards. */
+    private final int shards;
 
     @Autowired
-    public VoucherRequests(ObjectMapper json) {
-        this(json, Clock.systemUTC());
+    public VoucherRequests(ObjectMapper json, RedisKeys keys) {
+        this(json, Clock.systemUTC(), keys.shards());
     }
 
-    VoucherRequests(ObjectMapper json, Clock clock) {
+    VoucherRequests(ObjectMapper json, Clock clock, int shards) {
         this.json = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.clock = clock;
+        this.shards = shards;
     }
 
     public VoucherRequest parse(String body) {
@@ -53,7 +57,7 @@ public class VoucherRequests {
             String name = names.next();
             if (!FIELDS.contains(name)) {
                 throw Refusal.invalid("Unknown field '" + abbreviate(name) + "'; expected title, stock, "
-                        + "beginAt, endAt");
+                        + "beginAt, endAt, buckets");
             }
         }
         String title = title(root.get("title"));
@@ -66,7 +70,21 @@ public class VoucherRequests {
         if (endAt != null && !endAt.isAfter(beginAt)) {
             throw Refusal.invalid("endAt must be after beginAt");
         }
-        return new VoucherRequest(title, stock, beginAt, endAt);
+        return new VoucherRequest(title, stock, beginAt, endAt, buckets(root.get("buckets")));
+    }
+
+    private int buckets(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return 1;
+        }
+        if (!node.isIntegralNumber()) {
+            throw Refusal.invalid("buckets must be a whole number");
+        }
+        if (!node.canConvertToInt() || node.asInt() < 1 || node.asInt() > shards) {
+            throw Refusal.invalid("buckets must be between 1 and " + shards + ", the number of shards "
+                    + "(seckill.stream.shards): each bucket is on a shard of its own");
+        }
+        return node.asInt();
     }
 
     private JsonNode readTree(String body) {

@@ -5,12 +5,16 @@ import io.seckill.order.OrderRejectedException;
 import io.seckill.redis.RedisKeys;
 import io.seckill.redis.StreamProperties;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.domain.Range;
@@ -60,36 +64,72 @@ public class VoucherStateRebuilder {
     }
 
     /**
-     * Rebuilds these vouchers, every one on the given shard.
+     * Rebuilds these vouchers, each in every one of its stock buckets (docs/buckets.md).
      *
+     * @param cause why each voucher is rebuilt, for the log
      * @param marked run once every voucher is marked, before anything is read
      */
-    public void rebuild(int shard, Collection<Voucher> vouchers, String cause, Runnable marked) {
+    public void rebuild(Collection<Voucher> vouchers, Function<Voucher, String> cause, Runnable marked) {
         String token = instance + TOKEN_TIME + clock.millis();
         for (Voucher voucher : vouchers) {
-            // HSET voucher rebuilding <token>: admissions of this voucher stop here
-            redis.opsForHash().put(keys.voucher(voucher.id()), "rebuilding", token);
+            for (int shard : bucketShards(voucher)) {
+                // HSET <bucket> rebuilding <token>: admissions and transfers of this voucher stop here
+                redis.opsForHash().put(keys.voucherOn(shard, voucher.id()), "rebuilding", token);
+            }
         }
         marked.run();
         if (vouchers.isEmpty()) {
             return;
         }
-        Map<Long, SoldUnits> sold = soldUnits(shard, vouchers);
+        Map<Long, SoldUnits> sold = soldUnits(vouchers);
         for (Voucher voucher : vouchers) {
             SoldUnits units = sold.get(voucher.id());
             // Read after the database: no unit is returned while the voucher is marked (returnUnit-3.lua).
-            units.unreturned(unpaidOrders.unreturned(voucher.id(), units.cancelledMembers()));
+            Set<String> cancelled = units.cancelledMembers();
+            Set<String> unreturned = new HashSet<>();
+            for (int shard : bucketShards(voucher)) {
+                unreturned.addAll(unpaidOrders.unreturned(shard, cancelled));
+            }
+            units.unreturned(unreturned);
             long remaining = units.remaining(voucher.stock());
-            // The due orders may have gone with the rest of the voucher's state: its unpaid orders fall due again,
-            // under the mark, before it is lifted.
-            if (unpaidOrders.schedule(voucher.id(), token, units.unpaid())
-                    && rebuildVoucher.apply(voucher, token, remaining, units.buyers())) {
-                log.warn("Voucher {} rebuilt in Redis ({}): {} remaining of {}, {} buyers", voucher.id(), cause,
-                        remaining, voucher.stock(), units.buyers().size());
+            if (apply(voucher, token, units, remaining)) {
+                log.warn("Voucher {} rebuilt in Redis ({}): {} remaining of {}, {} buyers", voucher.id(),
+                        cause.apply(voucher), remaining, voucher.stock(), units.buyers().size());
             } else {
                 log.info("Voucher {}: another rebuild took over; its figures stand", voucher.id());
             }
         }
+    }
+
+    /**
+     * Each bucket gets an even share of what remains, and the buyers and unpaid orders whose home bucket it is. The
+     * due orders may have gone with the rest of the voucher's state: its unpaid orders fall due again, under the
+     * mark, before it is lifted.
+     *
+     * @return false when another rebuild marked a bucket since: its own figures stand there
+     */
+    private boolean apply(Voucher voucher, String token, SoldUnits units, long remaining) {
+        int buckets = voucher.buckets();
+        Map<Integer, Set<Long>> buyers = new HashMap<>();
+        units.buyers().forEach(buyer -> buyers.computeIfAbsent(RedisKeys.homeBucket(buyer, buckets),
+                bucket -> new HashSet<>()).add(buyer));
+        Map<Integer, Map<String, Long>> unpaid = new HashMap<>();
+        units.unpaid().forEach((member, payBefore) -> unpaid.computeIfAbsent(RedisKeys.homeBucket(
+                RedisKeys.buyerOf(member), buckets), bucket -> new HashMap<>()).put(member, payBefore));
+        boolean applied = true;
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            int shard = keys.bucketShard(voucher.id(), bucket);
+            long share = remaining / buckets + (bucket < remaining % buckets ? 1 : 0);
+            applied &= unpaidOrders.schedule(voucher.id(), shard, token, unpaid.getOrDefault(bucket, Map.of()))
+                    && rebuildVoucher.apply(voucher, shard, token, share, buyers.getOrDefault(bucket, Set.of()));
+        }
+        return applied;
+    }
+
+    /** The shards of the voucher's stock buckets, in bucket order. */
+    List<Integer> bucketShards(Voucher voucher) {
+        return IntStream.range(0, voucher.buckets()).mapToObj(bucket -> keys.bucketShard(voucher.id(), bucket))
+                .toList();
     }
 
     /** When a {@code rebuilding} mark was set, in epoch ms (0 for a mark this service did not write). */
@@ -101,9 +141,9 @@ public class VoucherStateRebuilder {
         }
     }
 
-    /** The units of these vouchers (all of one shard) as the streams and then the database tell them now. */
-    private Map<Long, SoldUnits> soldUnits(int shard, Collection<Voucher> vouchers) {
-        Map<Long, SoldUnits> sold = inStreams(shard, vouchers);
+    /** The units of these vouchers as the streams and then the database tell them now. */
+    private Map<Long, SoldUnits> soldUnits(Collection<Voucher> vouchers) {
+        Map<Long, SoldUnits> sold = inStreams(vouchers);
         for (Voucher voucher : vouchers) {
             SoldUnits units = sold.get(voucher.id());
             repository.forEachOrder(voucher.id(), order -> units.row(order.orderId(), order.userId(),
@@ -112,14 +152,20 @@ public class VoucherStateRebuilder {
         return sold;
     }
 
-    /** The units of these vouchers (all of one shard) that the order and dead-letter streams hold. */
-    Map<Long, SoldUnits> inStreams(int shard, Collection<Voucher> vouchers) {
+    /** The units of these vouchers that the order and dead-letter streams of their buckets' shards hold. */
+    Map<Long, SoldUnits> inStreams(Collection<Voucher> vouchers) {
         Map<Long, SoldUnits> sold = new LinkedHashMap<>();
-        vouchers.forEach(voucher -> sold.put(voucher.id(), new SoldUnits()));
-        String orders = keys.orderStreams().get(shard);
-        read(orders, sold);
-        read(keys.deadLettersOf(orders), sold);
-        read(orders, sold);
+        Set<Integer> shards = new TreeSet<>();
+        vouchers.forEach(voucher -> {
+            sold.put(voucher.id(), new SoldUnits());
+            shards.addAll(bucketShards(voucher));
+        });
+        for (int shard : shards) {
+            String orders = keys.ordersOn(shard);
+            read(orders, sold);
+            read(keys.deadLettersOf(orders), sold);
+            read(orders, sold);
+        }
         return sold;
     }
 
@@ -158,13 +204,5 @@ public class VoucherStateRebuilder {
         } catch (NumberFormatException malformed) {
             // A malformed entry is no order of any voucher; the writer dead-letters it.
         }
-    }
-
-    /** Vouchers by the shard they live on. */
-    Map<Integer, List<Voucher>> byShard(Collection<Voucher> vouchers) {
-        Map<Integer, List<Voucher>> shards = new HashMap<>();
-        vouchers.forEach(voucher -> shards.computeIfAbsent(keys.shardOf(voucher.id()), s -> new ArrayList<>())
-                .add(voucher));
-        return shards;
     }
 }

@@ -4,6 +4,8 @@ import io.seckill.redis.RedisKeys;
 import io.seckill.refusal.Reason;
 import io.seckill.refusal.Refusal;
 import io.seckill.refusal.RequestIds;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -33,7 +35,7 @@ public class Vouchers {
     @Transactional
     public Voucher create(String body) {
         Voucher voucher = repository.insert(requests.parse(body));
-        if (!loadVoucher.load(voucher, voucher.stock())) {
+        if (!loadVoucher.load(voucher)) {
             throw new IllegalStateException("Redis already holds state for voucher " + voucher.id()
                     + " that the database does not know: the two stores are from different deployments");
         }
@@ -44,7 +46,12 @@ public class Vouchers {
         long id = requestIds.positive(idText, "voucher id");
         Voucher voucher = repository.find(id)
                 .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "Voucher " + id + " does not exist"));
-        Object stock = redis.opsForHash().get(keys.voucher(id), "stock");
-        return voucher.withRemaining(stock == null ? 0 : Long.parseLong(stock.toString()));
+        List<Long> byBucket = new ArrayList<>(voucher.buckets());
+        for (int bucket = 0; bucket < voucher.buckets(); bucket++) {
+            // HGET <bucket> stock
+            Object stock = redis.opsForHash().get(keys.voucherOn(keys.bucketShard(id, bucket), id), "stock");
+            byBucket.add(stock == null ? 0 : Long.parseLong(stock.toString()));
+        }
+        return voucher.withRemaining(byBucket);
     }
 }

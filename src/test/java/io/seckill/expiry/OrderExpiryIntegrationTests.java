@@ -445,7 +445,7 @@ class OrderExpiryIntegrationTests {
             rebuildAfterRedisForgot(voucher);
             // The other instance wakes up and finishes: the row, then the unit.
             assertThat(cancelRow(voucher, member).row().status()).isEqualTo("CANCELLED");
-            assertThat(returnUnit.returnUnit(voucher, member, 1)).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
+            assertThat(returnUnit.returnUnit(voucher, member, 1, keys.ordersOf(voucher))).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
         } finally {
             camel.getRouteController().startRoute("order-expiry");
         }
@@ -473,7 +473,7 @@ class OrderExpiryIntegrationTests {
             assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isZero();
             assertThat(api.order(voucher, 2).code()).isEqualTo("SOLD_OUT");
             // The other instance wakes up and returns the unit.
-            assertThat(returnUnit.returnUnit(voucher, member, 1)).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
+            assertThat(returnUnit.returnUnit(voucher, member, 1, keys.ordersOf(voucher))).isEqualTo(ReturnUnitScript.Outcome.RETURNED);
         } finally {
             camel.getRouteController().startRoute("order-expiry");
         }

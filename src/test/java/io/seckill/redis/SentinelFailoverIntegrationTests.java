@@ -138,7 +138,9 @@ class SentinelFailoverIntegrationTests {
         if (replicaAcks > 0) {
             assertThat(lost).as("buyers answered 202 whose order the promoted replica lacked").isEmpty();
         }
-        new Invariants(redis, jdbc, keys).assertHold(voucher, STOCK);
+        // An order the writer took from the old master before the kill, and the replica never received, is written
+        // but not sold in the promoted master's state: the state check after the server changed rebuilds the voucher.
+        await().atMost(DEADLINE).untilAsserted(() -> new Invariants(redis, jdbc, keys).assertHold(voucher, STOCK));
     }
 
     private static long millisSince(long nanos) {

@@ -15,7 +15,7 @@ class VoucherRequestEdgesTests {
 
     private static final Instant NOW = Instant.parse("2026-11-21T10:00:00.123Z");
 
-    private final VoucherRequests requests = new VoucherRequests(new ObjectMapper(), Clock.fixed(NOW, ZoneOffset.UTC));
+    private final VoucherRequests requests = new VoucherRequests(new ObjectMapper(), Clock.fixed(NOW, ZoneOffset.UTC), 4);
 
     @Test
     void takesTheLargestTitleAndStockAndDefaultsTheWindow() {

@@ -17,7 +17,7 @@ class VoucherRequestsTests {
     private static final Instant NOW = Instant.parse("2026-11-21T10:00:00.123456Z");
 
     private final VoucherRequests requests = new VoucherRequests(new ObjectMapper(),
-            Clock.fixed(NOW, ZoneOffset.UTC));
+            Clock.fixed(NOW, ZoneOffset.UTC), 4);
 
     @Test
     void fullRequestIsReadWithTimesInMilliseconds() {
@@ -60,9 +60,21 @@ class VoucherRequestsTests {
     @Test
     void unknownField() {
         assertBadRequest("{\"title\":\"a\",\"stock\":1,\"price\":3}",
-                "Unknown field 'price'; expected title, stock, beginAt, endAt");
+                "Unknown field 'price'; expected title, stock, beginAt, endAt, buckets");
         assertBadRequest("{\"" + "x".repeat(50) + "\":1}",
-                "Unknown field '" + "x".repeat(40) + "…'; expected title, stock, beginAt, endAt");
+                "Unknown field '" + "x".repeat(40) + "…'; expected title, stock, beginAt, endAt, buckets");
+    }
+
+    @Test
+    void bucketsDefaultToOneAndAreAtMostTheShards() {
+        assertThat(requests.parse("{\"title\":\"a\",\"stock\":1}").buckets()).isEqualTo(1);
+        assertThat(requests.parse("{\"title\":\"a\",\"stock\":1,\"buckets\":4}").buckets()).isEqualTo(4);
+        String outOfRange = "buckets must be between 1 and 4, the number of shards (seckill.stream.shards): each "
+                + "bucket is on a shard of its own";
+        assertBadRequest("{\"title\":\"a\",\"stock\":1,\"buckets\":0}", outOfRange);
+        assertBadRequest("{\"title\":\"a\",\"stock\":1,\"buckets\":5}", outOfRange);
+        assertBadRequest("{\"title\":\"a\",\"stock\":1,\"buckets\":\"4\"}", "buckets must be a whole number");
+        assertBadRequest("{\"title\":\"a\",\"stock\":1,\"buckets\":2.5}", "buckets must be a whole number");
     }
 
     @Test
