@@ -46,10 +46,16 @@ public class Vouchers {
         long id = requestIds.positive(idText, "voucher id");
         Voucher voucher = repository.find(id)
                 .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "Voucher " + id + " does not exist"));
+        return live(voucher);
+    }
+
+    /** The voucher with its live stock, bucket by bucket, from Redis. */
+    public Voucher live(Voucher voucher) {
         List<Long> byBucket = new ArrayList<>(voucher.buckets());
         for (int bucket = 0; bucket < voucher.buckets(); bucket++) {
             // HGET <bucket> stock
-            Object stock = redis.opsForHash().get(keys.voucherOn(keys.bucketShard(id, bucket), id), "stock");
+            Object stock = redis.opsForHash().get(keys.voucherOn(keys.bucketShard(voucher.id(), bucket), voucher.id()),
+                    "stock");
             byBucket.add(stock == null ? 0 : Long.parseLong(stock.toString()));
         }
         return voucher.withRemaining(byBucket);

@@ -68,7 +68,7 @@ class StreamBacklogIntegrationTests {
     void emptyStreams() {
         redis.delete(List.of(ORDERS, DEAD));
         StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100, 1);
-        backlog = new StreamBacklog(connections, new RedisKeys(stream), stream, new MetricsProperties(REFRESH),
+        backlog = new StreamBacklog(connections, new RedisKeys(stream), stream, new MetricsProperties(REFRESH, Duration.ofSeconds(5)),
                 clock());
     }
 
@@ -128,7 +128,7 @@ class StreamBacklogIntegrationTests {
         try {
             StreamProperties stream = new StreamProperties(1, GROUP, "test", 100, 100, 1);
             Backlog reading = new StreamBacklog(nowhere, new RedisKeys(stream), stream,
-                    new MetricsProperties(REFRESH), clock()).current();
+                    new MetricsProperties(REFRESH, Duration.ofSeconds(5)), clock()).current();
 
             assertThat(reading.isRead()).isFalse();
             assertThat(reading.failure()).isNotBlank();

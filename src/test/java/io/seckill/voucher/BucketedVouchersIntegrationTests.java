@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.redis.RedisKeys;
 import io.seckill.support.ApiClient;
+import io.seckill.support.Prometheus;
 import io.seckill.support.Stores;
 import io.seckill.support.SeckillIntegrationTest;
 import java.time.Duration;
@@ -30,7 +31,8 @@ import org.springframework.test.context.TestPropertySource;
  */
 @SeckillIntegrationTest
 @DirtiesContext
-@TestPropertySource(properties = {"seckill.stream.shards=4", "seckill.redis.state-check.check-period=1s"})
+@TestPropertySource(properties = {"seckill.stream.shards=4", "seckill.redis.state-check.check-period=1s",
+        "seckill.metrics.voucher-stock-period=1s"})
 class BucketedVouchersIntegrationTests {
 
     private static final int BUCKETS = 4;
@@ -60,6 +62,23 @@ class BucketedVouchersIntegrationTests {
         assertThat(shown.json().get("remainingByBucket").toString()).isEqualTo("[3,3,2,2]");
         assertThat(IntStream.range(0, BUCKETS).map(bucket -> keys.bucketShard(voucher, bucket)).distinct())
                 .as("each bucket on a shard of its own").hasSize(BUCKETS);
+    }
+
+    @Test
+    void theMetricsShowEachBucketsUnitsAndTheVouchersTotal() {
+        long voucher = createVoucher(10);
+        long buyerOfBucketOne = LongStream.iterate(1, id -> id + 1).filter(id -> RedisKeys.homeBucket(id, BUCKETS) == 1)
+                .findFirst().orElseThrow();
+
+        api.orderAccepted(voucher, buyerOfBucketOne);
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            Prometheus scrape = api.prometheus();
+            assertThat(IntStream.range(0, BUCKETS).mapToDouble(bucket -> scrape.sum(
+                    "seckill_voucher_bucket_remaining", "bucket=\"" + bucket + "\",voucher=\"" + voucher + "\""))
+                    .boxed()).containsExactly(3.0, 2.0, 2.0, 2.0);
+            assertThat(scrape.sum("seckill_voucher_remaining", "voucher=\"" + voucher + "\"")).isEqualTo(9.0);
+        });
     }
 
     @Test
