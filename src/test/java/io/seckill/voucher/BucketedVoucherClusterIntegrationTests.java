@@ -122,7 +122,7 @@ class BucketedVoucherClusterIntegrationTests {
         properties.put("seckill.stream.shards", Integer.toString(SHARDS));
         properties.put("spring.datasource.url", url);
         properties.put("seckill.stream.consumer-name", name);
-        properties.put("seckill.order.payment-timeout", "10s");
+        properties.put("seckill.order.payment-timeout", "15s");
         properties.put("seckill.rate-limit.per-address.rate", "0");
         ServiceProcess instance = ServiceProcess.start(name, workDir, properties);
         instances.add(instance);
