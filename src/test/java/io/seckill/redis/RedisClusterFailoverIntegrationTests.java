@@ -22,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
@@ -99,8 +100,19 @@ class RedisClusterFailoverIntegrationTests {
             await().atMost(DEADLINE).until(() -> crowd.accepted() >= 100);
             cluster.kill(master);
             killedAt = System.nanoTime();
-            // A new buyer meanwhile is refused at once: the client rejects commands for a node it is not connected to.
-            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).until(() -> crowd.orderStatus() == 503);
+            // Meanwhile a new buyer is refused at once (the client rejects commands for a node it is not connected
+            // to) and readiness is DOWN: asked here, not left to the crowd's probe, which a busy machine may answer
+            // too seldom to fall into the outage.
+            Set<String> down = ConcurrentHashMap.newKeySet();
+            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).until(() -> {
+                if (crowd.orderStatus() == 503) {
+                    down.add("new buyer 503");
+                }
+                if (api.get("/actuator/health/readiness").status() != 200) {
+                    down.add("readiness DOWN");
+                }
+                return down.size() == 2;
+            });
             // INFO replication of the replica: role:master once the other masters voted for it
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> cluster.isMaster(replica));
             promotedAt = System.nanoTime();
@@ -114,15 +126,17 @@ class RedisClusterFailoverIntegrationTests {
                 .filter(reply -> reply.sentNanos() > killedAt && reply.answer() != null && reply.answer().status() == 202)
                 .mapToLong(Reply::answeredNanos).min().orElseThrow();
         List<Probe> readiness = crowd.readiness();
-        List<Probe> down = readiness.stream().filter(probe -> probe.answeredNanos() > killedAt
+        // The crowd's probe every 50 ms, for the log: when readiness went DOWN and came back, as far as it saw.
+        List<Probe> probedDown = readiness.stream().filter(probe -> probe.answeredNanos() > killedAt
                 && probe.status() != 200).toList();
-        assertThat(down).as("readiness probes DOWN after the kill").isNotEmpty();
-        long readyAgainAt = readiness.stream().filter(probe -> probe.answeredNanos() > down.get(down.size() - 1)
-                .answeredNanos() && probe.status() == 200).mapToLong(Probe::answeredNanos).min().orElse(-1);
+        long readyAgainAt = probedDown.isEmpty() ? -1 : readiness.stream().filter(probe -> probe.answeredNanos()
+                > probedDown.get(probedDown.size() - 1).answeredNanos() && probe.status() == 200)
+                .mapToLong(Probe::answeredNanos).min().orElse(-1);
         log.info("Master :{} killed; its replica :{} promoted {} ms later; the first order accepted after the kill "
-                + "answered {} ms after it; readiness DOWN {} ms after it, UP again {}", master, replica,
+                + "answered {} ms after it; readiness DOWN {}, UP again {}", master, replica,
                 millis(promotedAt - killedAt), millis(resumedAt - killedAt),
-                millis(down.get(0).answeredNanos() - killedAt),
+                probedDown.isEmpty() ? "(between the crowd's probes)"
+                        : millis(probedDown.get(0).answeredNanos() - killedAt) + " ms after it",
                 readyAgainAt < 0 ? "after the crowd" : millis(readyAgainAt - killedAt) + " ms after it");
 
         Map<Long, Answer> answers = crowd.answers();
