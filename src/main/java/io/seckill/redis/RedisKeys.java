@@ -1,7 +1,9 @@
 package io.seckill.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.IntStream;
+import java.util.zip.CRC32;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -21,20 +23,45 @@ public class RedisKeys {
 
     private final int shards;
     private final String prefix;
+    private final String instance;
 
     @Autowired
     public RedisKeys(StreamProperties properties) {
-        this(properties.shards(), PREFIX);
+        this(properties.shards(), PREFIX, instanceOf(properties.consumerName()));
     }
 
-    private RedisKeys(int shards, String prefix) {
+    private RedisKeys(int shards, String prefix, String instance) {
         this.shards = shards;
         this.prefix = prefix;
+        this.instance = instance;
     }
 
-    /** The same layout under a prefix of the warm-up's own, on the same shards. */
+    /**
+     * The same layout under a prefix of this instance's warm-up ({@code seckill:warm-up:<instance>:}), on the same
+     * shards: instances started together warm up side by side, none deleting another's keys.
+     */
     public RedisKeys warmUp() {
-        return new RedisKeys(shards, WARM_UP_PREFIX);
+        return new RedisKeys(shards, WARM_UP_PREFIX + instance + ":", instance);
+    }
+
+    /**
+     * This instance among those sharing the Redis: a digest (8 hex digits) of its consumer name, which no two live
+     * instances share ({@link ConsumerNameLease}) and a restart keeps. Hex only: a name's own characters could hold
+     * a hash tag's braces.
+     */
+    public String instance() {
+        return instance;
+    }
+
+    /** A name of this layout's own, beside its keys: the warm-up's events channel, say. */
+    public String named(String suffix) {
+        return prefix + suffix;
+    }
+
+    private static String instanceOf(String consumerName) {
+        CRC32 digest = new CRC32();
+        digest.update(consumerName.getBytes(StandardCharsets.UTF_8));
+        return String.format("%08x", digest.getValue());
     }
 
     /** The hash of the voucher's first (or only) stock bucket, on its own shard. */
