@@ -4,6 +4,7 @@ import io.seckill.api.ApiListener;
 import io.seckill.api.WarmUpRequests;
 import io.seckill.order.SaleView;
 import io.seckill.redis.RedisKeys;
+import io.seckill.redis.StreamProperties;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -30,28 +31,38 @@ import org.springframework.stereotype.Component;
  * Redis's speed for minutes. Once the routes run, this sends order requests to the service's own API port
  * ({@link WarmUpLoad}: {@code concurrency} keep-alive connections, each sending its next request once answered),
  * through the real HTTP engine, REST binding, route, sale view and admission script, on two vouchers of its own
- * ({@link WarmUpRequests}) whose keys live apart from every user's ({@link RedisKeys#warmUp}); three in four are
- * accepted, one in four refused as sold out. Meanwhile readiness is DOWN ({@link WarmUpHealthIndicator}) and the API
- * answers anyone else 503 UNAVAILABLE. It stops after {@code max-duration}, or after {@code min-duration} once the
- * JIT's compilers have little left to do (under 50 ms of compiling a second, three seconds in a row); then it
- * deletes every key it made, forgets its vouchers in the sale view, and opens the API. No stream entry, row, event
- * or metric of the service's own is left (the HTTP server's and Camel's request counters do count its requests).
+ * ({@link WarmUpRequests}) whose keys live apart from every user's and every other instance's
+ * ({@link RedisKeys#warmUp}); three in four are accepted, one in four refused as sold out. The accepted ones are
+ * written by the order writer's routes into a schema of the warm-up's own ({@link WarmUpWriter},
+ * {@link WarmUpWriterRoute}): on a service warmed on its admissions alone, the writer's first minute took half the
+ * cores from the sale. Meanwhile readiness is DOWN ({@link WarmUpHealthIndicator}) and the API answers anyone else
+ * 503 UNAVAILABLE. It stops after {@code max-duration}, or after {@code min-duration} once the JIT's compilers have
+ * little left to do ({@value #SETTLED_COMPILE_MILLIS_PER_SECOND} ms of compiling a second or less,
+ * {@value #SETTLED_SECONDS} seconds in a row); then it removes the writer's routes, drops its schema, deletes every
+ * key it made, forgets its vouchers in the sale view, and opens the API. No stream entry, row, event or metric of
+ * the service's own is left (the HTTP server's and Camel's request counters do count its requests).
  */
 @Component
 @EnableConfigurationProperties(WarmUpProperties.class)
 public class WarmUp {
 
-    /** What the warm-up did, for readiness and the log. */
-    public record Outcome(String state, long requests, double seconds, long lastSecondRate) {}
+    /**
+     * What the warm-up did, for readiness and the log.
+     *
+     * @param written the warm-up's orders its writer wrote ({@link WarmUpWriter})
+     */
+    public record Outcome(String state, long requests, double seconds, long lastSecondRate, long written) {}
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
     private static final long STOCK = 1_000_000_000_000L;
     /**
-     * The JIT has compiled the path once its compilers spent less than this of a second compiling, three seconds in
-     * a row (java.lang.management's CompilationMXBean).
+     * The JIT has compiled the path once its compilers spent less than this of a second compiling (a quarter of a
+     * core, summed over the compiler threads: java.lang.management's CompilationMXBean), five seconds in a row. Under
+     * the warm-up's load the compilers never fall silent: a tail of recompilations goes on for minutes at 100-400
+     * ms a second (bench/runs/2026-11-26-writer-warm-up.md).
      */
-    private static final long SETTLED_COMPILE_MILLIS_PER_SECOND = 50;
-    private static final int SETTLED_SECONDS = 3;
+    private static final long SETTLED_COMPILE_MILLIS_PER_SECOND = 250;
+    private static final int SETTLED_SECONDS = 5;
     private static final int CHUNK = 1000;
     private static final String HOST = "127.0.0.1";
 
@@ -62,11 +73,16 @@ public class WarmUp {
     private final SaleView saleView;
     private final ObjectProvider<ApiListener> nettyApi;
     private final CamelContext camel;
+    private final WarmUpWriter writer;
+    private final StreamProperties streams;
     private volatile Outcome outcome;
 
     WarmUp(WarmUpProperties properties, WarmUpRequests requests, StringRedisTemplate redis, RedisKeys keys,
-            SaleView saleView, ObjectProvider<ApiListener> nettyApi, CamelContext camel) {
+            SaleView saleView, ObjectProvider<ApiListener> nettyApi, CamelContext camel, WarmUpWriter writer,
+            StreamProperties streams) {
         this.camel = camel;
+        this.writer = writer;
+        this.streams = streams;
         this.properties = properties;
         this.requests = requests;
         this.redis = redis;
@@ -83,7 +99,7 @@ public class WarmUp {
     @EventListener(ApplicationReadyEvent.class)
     void start(ApplicationReadyEvent ready) {
         if (!properties.enabled()) {
-            finish(new Outcome("off", 0, 0, 0));
+            finish(new Outcome("off", 0, 0, 0, 0));
             return;
         }
         ApiListener netty = nettyApi.getIfAvailable();
@@ -97,28 +113,77 @@ public class WarmUp {
     private void run(int port) {
         long buyers = 0;
         Outcome result;
+        boolean writing = false;
         try {
+            // A warm-up of this instance's killed half-way left its keys and schema: gone before this one starts.
+            clean(0);
             prepare();
             // Spring is ready a moment before Camel says it has started every route; the API answers 503 until then.
             while (!camel.isStarted()) {
                 Thread.sleep(20);
             }
+            writing = startWriter();
             Driven driven = drive(port);
             buyers = driven.requests();
-            result = new Outcome("done", driven.requests(), driven.seconds(), driven.lastSecondRate());
+            result = new Outcome("done", driven.requests(), driven.seconds(), driven.lastSecondRate(),
+                    writer.written());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            result = new Outcome("interrupted", 0, 0, 0);
+            result = new Outcome("interrupted", 0, 0, 0, 0);
         } catch (RuntimeException e) {
             log.warn("Warm-up failed ({}); the API opens without it", e.toString());
-            result = new Outcome("failed: " + e.getMessage(), 0, 0, 0);
+            result = new Outcome("failed: " + e.getMessage(), 0, 0, 0, 0);
+        }
+        if (writing) {
+            stopWriter();
         }
         try {
             clean(buyers);
         } catch (RuntimeException e) {
-            log.warn("Warm-up's keys (seckill:warm-up:*) not all deleted: {}", e.toString());
+            log.warn("Warm-up's keys (seckill:warm-up:{}:*) not all deleted: {}", keys.instance(), e.toString());
         }
         finish(result);
+    }
+
+    /**
+     * The writer's routes on the warm-up's streams, into a schema of the warm-up's own ({@link WarmUpWriter}). A
+     * database that will not have the schema (a PostgreSQL user without CREATE) leaves the writer cold, not the API
+     * shut.
+     *
+     * @return whether the writer runs
+     */
+    private boolean startWriter() {
+        try {
+            writer.open();
+            camel.getRegistry().bind(WarmUpWriterRoute.WRITER_BEAN, writer.orderWriter());
+            camel.addRoutes(new WarmUpWriterRoute(keys, streams));
+            return true;
+        } catch (Exception e) {
+            log.warn("Warm-up: the order writer is not warmed up ({}); the first orders of a sale are written by cold "
+                    + "code", e.toString());
+            stopWriter();
+            return false;
+        }
+    }
+
+    /** Stops and removes the writer's routes (a reader finishes the batch in hand first), then drops its schema. */
+    private void stopWriter() {
+        for (String route : WarmUpWriterRoute.ids()) {
+            try {
+                if (camel.getRoute(route) != null) {
+                    camel.getRouteController().stopRoute(route);
+                    camel.removeRoute(route);
+                }
+            } catch (Exception e) {
+                log.warn("Warm-up: route {} not removed: {}", route, e.toString());
+            }
+        }
+        camel.getRegistry().unbind(WarmUpWriterRoute.WRITER_BEAN);
+        try {
+            writer.close();
+        } catch (RuntimeException e) {
+            log.warn("Warm-up: schema {} not dropped: {}", writer.schema(), e.toString());
+        }
     }
 
     private void finish(Outcome result) {
@@ -127,8 +192,9 @@ public class WarmUp {
         outcome = result;
         requests.finished();
         if ("done".equals(result.state())) {
-            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second; the API is open",
-                    result.requests(), String.format("%.1f", result.seconds()), result.lastSecondRate());
+            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second, {} orders written; the API is "
+                    + "open", result.requests(), String.format("%.1f", result.seconds()), result.lastSecondRate(),
+                    result.written());
         } else {
             log.info("Warm-up {}; the API is open", result.state());
         }

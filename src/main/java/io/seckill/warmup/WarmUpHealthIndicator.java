@@ -21,7 +21,8 @@ class WarmUpHealthIndicator extends AbstractHealthIndicator {
             health.down().withDetail("state", "warming up");
         } else {
             health.up().withDetail("state", outcome.state()).withDetail("requests", outcome.requests())
-                    .withDetail("seconds", outcome.seconds()).withDetail("lastSecondRate", outcome.lastSecondRate());
+                    .withDetail("seconds", outcome.seconds()).withDetail("lastSecondRate", outcome.lastSecondRate())
+                    .withDetail("written", outcome.written());
         }
     }
 }

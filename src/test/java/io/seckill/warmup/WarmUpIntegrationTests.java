@@ -6,21 +6,27 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.EventSubscriber;
 import io.seckill.support.Prometheus;
 import io.seckill.support.SeckillIntegrationTest;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.TestPropertySource;
 
 /**
- * The self warm-up of a fresh service: readiness DOWN and the API 503 UNAVAILABLE while it runs, then open, with
- * nothing left behind that a user or an operator could see.
+ * The self warm-up of a fresh service: readiness DOWN and the API 503 UNAVAILABLE while it runs, its orders written
+ * by the order writer's path into a schema of its own, then open, with nothing left behind that a user or an
+ * operator could see.
  */
 @SeckillIntegrationTest
 @TestPropertySource(properties = {
@@ -41,9 +47,18 @@ class WarmUpIntegrationTests {
     @Autowired
     JdbcTemplate jdbc;
 
+    @Autowired
+    LettuceConnectionFactory connections;
+
+    @Autowired
+    CamelContext camel;
+
     @Test
     void aFreshServiceWarmsItselfUpBeforeItIsReadyAndLeavesNoTrace() {
-        // The context has just started: the warm-up runs for 10 s.
+        // The context has just started: the warm-up runs for 10 s. Its writer writes meanwhile, into its own schema.
+        EventSubscriber events = new EventSubscriber(connections, "seckill:events");
+        await().atMost(Duration.ofSeconds(10)).until(() -> warmUpSchemas() == 1);
+        assertThat(camel.getRoute("warm-up-writer")).isNotNull();
         Answer readiness = api.asOperator().get("/actuator/health/readiness");
         assertThat(readiness.status()).isEqualTo(503);
         assertThat(readiness.json().at("/components/warmUp/details/state").asText()).isEqualTo("warming up");
@@ -68,6 +83,8 @@ class WarmUpIntegrationTests {
         assertThat(warmUp.at("/details/state").asText()).isEqualTo("done");
         assertThat(warmUp.at("/details/requests").asLong()).isGreaterThan(100);
         assertThat(warmUp.at("/details/lastSecondRate").asLong()).isPositive();
+        // The writer's path ran on the warm-up's orders: three in four of its requests were accepted and written.
+        assertThat(warmUp.at("/details/written").asLong()).isGreaterThan(50);
         // No trace: no key of its own left, no order in the stream, no row, no voucher, no buyer metric.
         assertThat(redis.keys("seckill:warm-up:*")).isEmpty();
         Set<String> keys = redis.keys("*");
@@ -77,17 +94,37 @@ class WarmUpIntegrationTests {
         assertThat(redis.opsForZSet().size("seckill:{s0}:orders:due")).isZero();
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isZero();
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vouchers", Long.class)).isZero();
+        assertThat(warmUpSchemas()).isZero();
+        assertThat(camel.getRoute("warm-up-writer")).isNull();
+        assertThat(camel.getRoute("warm-up-order-events")).isNull();
         Prometheus metrics = api.prometheus();
         assertThat(metrics.sum("seckill_admissions_total", "outcome")).isZero();
         assertThat(metrics.value("seckill_admissions_remembered_total")).isZero();
+        assertThat(metrics.value("seckill_orders_written_total")).isZero();
+        List<String> heard = new ArrayList<>();
+        events.drainTo(heard);
+        assertThat(heard).isEmpty();
         // Its vouchers are none of a buyer's, now as before: 404, not its keys.
         assertThat(api.order(Long.MAX_VALUE, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
         assertThat(api.order(Long.MAX_VALUE - 1, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
 
-        // And the service sells as usual.
+        // And the service sells as usual: its order is written and announced.
         long voucher = api.createVoucher(1);
         assertThat(api.order(voucher, 7).status()).isEqualTo(202);
         assertThat(api.order(voucher, 8).code()).isEqualTo("SOLD_OUT");
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            events.drainTo(heard);
+            return !heard.isEmpty();
+        });
+        assertThat(heard).singleElement().asString().contains("\"voucherId\":" + voucher);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isOne();
+        events.close();
+    }
+
+    /** The warm-up's schemas in the service's database (seckill_warm_up_<instance>). */
+    private long warmUpSchemas() {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE "
+                + "'seckill_warm_up_%'", Long.class);
     }
 
     /** GET /actuator/health/{group} on the port the API listens on, as an orchestrator's probe of server.port. */

@@ -1,0 +1,80 @@
+package io.seckill.warmup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.seckill.api.WarmUpRequests;
+import io.seckill.order.OrderView;
+import io.seckill.redis.RedisKeys;
+import io.seckill.support.SeckillIntegrationTest;
+import java.util.List;
+import java.util.Map;
+import org.apache.camel.component.redis.stream.StreamEntry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The warm-up's writer on its own (the warm-up itself is off in tests): the service's batch write into a schema of
+ * the warm-up's own, made afresh over whatever a killed warm-up left, dropped with its rows at the end.
+ */
+@SeckillIntegrationTest
+class WarmUpWriterIntegrationTests {
+
+    @Autowired
+    WarmUpWriter writer;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    RedisKeys keys;
+
+    @AfterEach
+    void dropSchema() {
+        writer.close();
+    }
+
+    @Test
+    void writesTheWarmUpsOrdersIntoItsOwnSchemaAndDropsIt() {
+        String schema = writer.schema();
+        assertThat(schema).isEqualTo("seckill_warm_up_" + keys.instance());
+        // What a warm-up killed half-way would leave: its schema, with whatever was in it.
+        jdbc.execute("CREATE SCHEMA \"" + schema + "\"");
+        jdbc.execute("CREATE TABLE \"" + schema + "\".leftover (id INT)");
+
+        writer.open();
+
+        assertThat(tables(schema)).containsExactlyInAnyOrder("VOUCHERS", "ORDERS");
+        long voucher = WarmUpRequests.ON_SALE;
+        String stream = keys.warmUp().ordersOf(voucher);
+        List<OrderView> written = writer.orderWriter().writeBatch(List.of(entry(stream, "1-0", 101, voucher, 7),
+                entry(stream, "1-1", 102, voucher, 8)), true);
+
+        assertThat(written).extracting(OrderView::orderId).containsExactly("101", "102");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"" + schema + "\".orders", Long.class)).isEqualTo(2);
+        assertThat(jdbc.queryForObject("SELECT sold FROM \"" + schema + "\".vouchers WHERE id = ?", Long.class,
+                voucher)).isEqualTo(2);
+        // None in the service's own tables.
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vouchers", Long.class)).isZero();
+        assertThat(writer.written()).isEqualTo(2);
+
+        writer.close();
+
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME = ?",
+                Long.class, schema)).isZero();
+    }
+
+    private List<String> tables(String schema) {
+        return jdbc.queryForList("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = ?",
+                String.class, schema).stream().map(String::toUpperCase).toList();
+    }
+
+    private static StreamEntry entry(String stream, String id, long orderId, long voucherId, long userId) {
+        long now = System.currentTimeMillis();
+        return new StreamEntry(stream, id, Map.of("orderId", Long.toString(orderId), "voucherId",
+                Long.toString(voucherId), "userId", Long.toString(userId), "acceptedAt", Long.toString(now),
+                "payBefore", Long.toString(now + 900_000)));
+    }
+}
