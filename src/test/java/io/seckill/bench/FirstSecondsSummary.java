@@ -1,5 +1,6 @@
 package io.seckill.bench;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -49,10 +50,15 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         rows(out, "service", serviceWindows);
         rows(out, "reference", referenceWindows);
         out.append('\n');
+        int from = serviceWindows.size() / 2 + 1;
+        String steady = median(serviceWindows.subList(from - 1, serviceWindows.size()));
         out.append("Last window: the service at ").append(Figures.percent(serviceRate, referenceRate))
                 .append(" % of the reference; first window at ")
                 .append(Figures.percent(serviceWindows.get(0).rate(), serviceRate))
-                .append(" % of the service's last.\n\n");
+                .append(" % of the service's last, ")
+                .append(Figures.percent(serviceWindows.get(0).rate(), steady))
+                .append(" % of the median of its windows ").append(from).append("–").append(serviceWindows.size())
+                .append(" (").append(Figures.group(steady)).append("/s).\n\n");
 
         out.append("## Sold-out flood (").append(settings.floodSeconds()).append(" s)\n\n");
         out.append("| | answers/s | p99 |\n| --- | ---: | ---: |\n");
@@ -80,6 +86,26 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         out.append("\n| ").append(label).append(", POST p99 ms |");
         windows.forEach(w -> out.append(' ').append(w.p99Millis()).append(" |"));
         out.append('\n');
+    }
+
+    /**
+     * The median rate of these windows, no decimals ("n/a" if one is missing): a steady rate that one window under an
+     * append-only-file rewrite of the embedded Redis (20-30 % lower, every minute or two from the fifth minute of
+     * load) does not move.
+     */
+    private static String median(List<Wrk.Result> windows) {
+        double[] rates = new double[windows.size()];
+        for (int i = 0; i < rates.length; i++) {
+            Double rate = Figures.number(windows.get(i).rate());
+            if (rate == null) {
+                return Figures.NONE;
+            }
+            rates[i] = rate;
+        }
+        Arrays.sort(rates);
+        int middle = rates.length / 2;
+        double median = rates.length % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+        return Figures.decimals(median, 0);
     }
 
     private static Wrk.Result last(List<Wrk.Result> windows) {
