@@ -69,8 +69,12 @@ public class AsyncScripts {
             Function<ScriptCall<T>, CompletableFuture<T>> send) {
         long connection = waits.connection();
         CompletableFuture<T> reply = send.apply(call);
-        return reply.thenCombine(waits.covering(),
-                (value, acknowledgements) -> new Replicated<>(value, waits.acknowledged(acknowledgements, connection)));
+        CompletableFuture<Long> acknowledgements = waits.covering();
+        // A script that failed answers at once: the WAIT it shares may be held by the client until it reconnects or
+        // gives the command up (a Sentinel failover held each new buyer until the promotion). Not thenCombine,
+        // which waits for both.
+        return reply.thenCompose(value -> acknowledgements.thenApply(
+                acknowledged -> new Replicated<>(value, waits.acknowledged(acknowledged, connection))));
     }
 
     /** One script's call: what EVALSHA and EVAL both send. */

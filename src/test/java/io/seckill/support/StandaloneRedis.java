@@ -92,6 +92,11 @@ public final class StandaloneRedis implements AutoCloseable {
         return () -> signal("CONT", pid);
     }
 
+    /** SIGKILL, as a crash of the server or its machine: its clients' connections break at once. */
+    public void kill() {
+        signal("KILL", pid());
+    }
+
     /** A frozen server, thawed by {@link #close}. */
     public interface Frozen extends AutoCloseable {
         @Override
