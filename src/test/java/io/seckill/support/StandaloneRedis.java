@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import redis.embedded.RedisServer;
@@ -92,9 +93,14 @@ public final class StandaloneRedis implements AutoCloseable {
         return () -> signal("CONT", pid);
     }
 
-    /** SIGKILL, as a crash of the server or its machine: its clients' connections break at once. */
+    /**
+     * SIGKILL, as a crash of the server or its machine: its clients' connections break at once. Returns once the
+     * process is gone (the signal is delivered before the process dies, and its sockets close with it).
+     */
     public void kill() {
-        signal("KILL", pid());
+        long pid = pid();
+        signal("KILL", pid);
+        ProcessHandle.of(pid).ifPresent(process -> process.onExit().orTimeout(30, TimeUnit.SECONDS).join());
     }
 
     /** A frozen server, thawed by {@link #close}. */
