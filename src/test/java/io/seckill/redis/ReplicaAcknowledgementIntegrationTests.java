@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ReplicatedRedis;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.StandaloneRedis;
 import io.seckill.support.Stores;
@@ -41,10 +42,10 @@ class ReplicaAcknowledgementIntegrationTests {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int BUYERS = 20;
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
-    private static final Path DIR = Path.of("target", "replica-acks", UUID.randomUUID().toString());
-    private static final StandaloneRedis MASTER = StandaloneRedis.start(DIR.resolve("master"));
-    private static final StandaloneRedis REPLICA = StandaloneRedis.start(DIR.resolve("replica"),
-            "replicaof 127.0.0.1 " + MASTER.port());
+    private static final ReplicatedRedis REDIS = ReplicatedRedis.start(
+            Path.of("target", "replica-acks", UUID.randomUUID().toString()));
+    private static final StandaloneRedis MASTER = REDIS.master();
+    private static final StandaloneRedis REPLICA = REDIS.replica();
 
     @Autowired
     ApiClient api;
@@ -54,15 +55,12 @@ class ReplicaAcknowledgementIntegrationTests {
 
     @DynamicPropertySource
     static void masterWithAReplica(DynamicPropertyRegistry registry) {
-        MASTER.serviceProperties().forEach((key, value) -> registry.add(key, () -> value));
-        registry.add("seckill.redis.replica-acks", () -> "1");
-        registry.add("seckill.redis.replica-ack-timeout", ACK_TIMEOUT::toString);
+        REDIS.serviceProperties(registry, ACK_TIMEOUT);
     }
 
     @AfterAll
     static void stopRedis() throws IOException {
-        REPLICA.close();
-        MASTER.close();
+        REDIS.close();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.lettuce.core.api.StatefulConnection;
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.ReplicatedRedis;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.StandaloneRedis;
 import java.io.IOException;
@@ -38,10 +39,10 @@ class ReplicaAcknowledgementOutageIntegrationTests {
     /** Far above "at once": the held WAIT would answer after it, or after the client's command timeout (5 s). */
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(20);
     private static final Duration AT_ONCE = Duration.ofSeconds(2);
-    private static final Path DIR = Path.of("target", "replica-acks-outage", UUID.randomUUID().toString());
-    private static final StandaloneRedis MASTER = StandaloneRedis.start(DIR.resolve("master"));
-    private static final StandaloneRedis REPLICA = StandaloneRedis.start(DIR.resolve("replica"),
-            "replicaof 127.0.0.1 " + MASTER.port());
+    private static final ReplicatedRedis REDIS = ReplicatedRedis.start(
+            Path.of("target", "replica-acks-outage", UUID.randomUUID().toString()));
+    private static final StandaloneRedis MASTER = REDIS.master();
+    private static final StandaloneRedis REPLICA = REDIS.replica();
 
     @Autowired
     ApiClient api;
@@ -50,15 +51,12 @@ class ReplicaAcknowledgementOutageIntegrationTests {
 
     @DynamicPropertySource
     static void masterWithAReplica(DynamicPropertyRegistry registry) {
-        MASTER.serviceProperties().forEach((key, value) -> registry.add(key, () -> value));
-        registry.add("seckill.redis.replica-acks", () -> "1");
-        registry.add("seckill.redis.replica-ack-timeout", ACK_TIMEOUT::toString);
+        REDIS.serviceProperties(registry, ACK_TIMEOUT);
     }
 
     @AfterAll
     static void stopRedis() throws IOException {
-        REPLICA.close();
-        MASTER.close();
+        REDIS.close();
     }
 
     @Test
