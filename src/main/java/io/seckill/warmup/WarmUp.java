@@ -19,6 +19,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
@@ -159,8 +160,10 @@ public class WarmUp {
             camel.addRoutes(new WarmUpWriterRoute(keys, streams));
             return true;
         } catch (Exception e) {
+            // The database's own words ("permission denied for database"): Spring's translation of them reads as
+            // bad SQL grammar.
             log.warn("Warm-up: the order writer is not warmed up ({}); the first orders of a sale are written by cold "
-                    + "code", e.toString());
+                    + "code", NestedExceptionUtils.getMostSpecificCause(e).getMessage());
             stopWriter();
             return false;
         }
