@@ -22,7 +22,8 @@ import java.util.List;
  * <li>flood: a sold-out voucher's refusals/s against the reference answering a constant 409 on the same engine, and
  * against the service's accepted rate in its last cold window;</li>
  * <li>start: a sale of 20,000 units whose beginAt is 10 s after a fresh service is ready, wrk's flood from readiness,
- * the time from beginAt to sold out against 20,000 / the script's own rate (redis-benchmark, 50 clients).</li>
+ * the time from beginAt to sold out against 20,000 / the script's own rate (redis-benchmark, 50 clients); then the
+ * same sale again on the same service, the control that separates what a new service pays from what any start costs.</li>
  * </ul>
  */
 final class FirstSeconds {
@@ -124,22 +125,12 @@ final class FirstSeconds {
         controller.stop();
         service.stop();
 
-        // start: a sale opening a few seconds after a fresh service is ready
+        // start: a sale opening a few seconds after a fresh service is ready; then the same sale again on the same
+        // service, which tells what the first one paid for the service being new from what any start costs
         service = startService("service-start");
         vouchers = new VoucherApi(service.base());
-        long beginMillis = StockPoll.redisMillis(service) + settings.saleDelaySeconds() * 1000L;
-        long sale = vouchers.create("first seconds", settings.saleStock(),
-                BEGIN_AT.format(Instant.ofEpochMilli(beginMillis)));
-        Path stock = logs.resolve("start-stock.txt");
-        try (StockPoll poll = new StockPoll(service, "seckill:{s0}:voucher:" + sale, stock,
-                settings.saleDelaySeconds() + 30)) {
-            wrk.run(service.base(), sale, settings.connections(), settings.saleDelaySeconds() + 15, 409, "orders",
-                    false, logs.resolve("start-flood.txt"));
-        }
-        long soldOutMillis = StockPoll.soldOutMillis(Files.readAllLines(stock))
-                .orElseThrow(() -> new IOException("not sold out within the flood: " + stock));
-        String saleSeconds = Figures.decimals((soldOutMillis - beginMillis) / 1000.0, 2);
-        ChildProcesses.say("start: sold out " + saleSeconds + " s after beginAt");
+        SaleStart start = sale(service, vouchers, "start");
+        SaleStart again = sale(service, vouchers, "start-again");
 
         String scriptRate = Figures.decimals(Double.parseDouble(new RedisBenchmark(processes).admissionScriptRate(
                 service, root.resolve("lua/admitOrder-6.lua"), settings.scriptClients(), 1,
@@ -148,7 +139,29 @@ final class FirstSeconds {
         service.stop();
 
         return new FirstSecondsSummary(MachineFacts.commit(root, "+changes"), machine, settings, serviceArgs,
-                serviceWindows, referenceWindows, floodService, floodConstant, saleSeconds, scriptRate).markdown();
+                serviceWindows, referenceWindows, floodService, floodConstant, start, again, scriptRate).markdown();
+    }
+
+    /**
+     * A sale of the settings' stock whose beginAt is a few seconds away, wrk's flood on it from now; LABEL names its
+     * logs.
+     */
+    private SaleStart sale(ServiceProcess service, VoucherApi vouchers, String label)
+            throws IOException, InterruptedException {
+        long beginMillis = StockPoll.redisMillis(service) + settings.saleDelaySeconds() * 1000L;
+        long sale = vouchers.create("first seconds", settings.saleStock(),
+                BEGIN_AT.format(Instant.ofEpochMilli(beginMillis)));
+        Path stock = logs.resolve(label + "-stock.txt");
+        try (StockPoll poll = new StockPoll(service, "seckill:{s0}:voucher:" + sale, stock,
+                settings.saleDelaySeconds() + 30)) {
+            wrk.run(service.base(), sale, settings.connections(), settings.saleDelaySeconds() + 15, 409, "orders",
+                    false, logs.resolve(label + "-flood.txt"));
+        }
+        SaleStart start = SaleStart.of(Files.readAllLines(stock), beginMillis, settings.saleStock())
+                .orElseThrow(() -> new IOException("not sold out within the flood: " + stock));
+        ChildProcesses.say(label + ": sold out " + start.seconds() + " s after beginAt, " + start.firstSecondUnits()
+                + " units in its first second");
+        return start;
     }
 
     private ServiceProcess startService(String name) throws IOException, InterruptedException {

@@ -16,12 +16,13 @@ import java.util.List;
  * @param referenceWindows the same for the reference controller
  * @param floodService    the service refusing a sold-out voucher
  * @param floodConstant   the reference answering a constant 409
- * @param saleSeconds     from beginAt to sold out, two decimals
+ * @param start           the sale starting on the fresh service
+ * @param again           the same sale again on the same service, after the first
  * @param scriptRate      the admission script alone, requests/s (redis-benchmark), no decimals
  */
 record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Settings settings,
         List<String> serviceArgs, List<Wrk.Result> serviceWindows, List<Wrk.Result> referenceWindows,
-        Wrk.Result floodService, Wrk.Result floodConstant, String saleSeconds, String scriptRate) {
+        Wrk.Result floodService, Wrk.Result floodConstant, SaleStart start, SaleStart again, String scriptRate) {
 
     /** How long the script alone takes to sell the sale's stock, two decimals. */
     String scriptSeconds() {
@@ -73,10 +74,17 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
 
         out.append("## A sale starting ").append(settings.saleDelaySeconds()).append(" s after readiness (")
                 .append(settings.saleStock()).append(" units)\n\n");
-        out.append("Sold out ").append(saleSeconds).append(" s after beginAt; the script alone: ")
+        out.append("Sold out ").append(start.seconds()).append(" s after beginAt (")
+                .append(Figures.group(String.valueOf(start.firstSecondUnits())))
+                .append(" units in its first second); the script alone: ")
                 .append(scriptSeconds()).append(" s (").append(Figures.group(scriptRate)).append("/s, ")
                 .append(settings.scriptClients()).append(" clients), so ")
-                .append(Figures.ratio(saleSeconds, scriptSeconds(), 1)).append("× the script's time.\n");
+                .append(Figures.ratio(start.seconds(), scriptSeconds(), 1)).append("× the script's time.\n\n");
+        out.append("The same sale again on the same service, once the first was over: sold out ")
+                .append(again.seconds()).append(" s after beginAt (")
+                .append(Figures.group(String.valueOf(again.firstSecondUnits())))
+                .append(" units in its first second), ")
+                .append(Figures.ratio(again.seconds(), scriptSeconds(), 1)).append("× the script's time.\n");
         return out.toString();
     }
 

@@ -47,6 +47,16 @@ class FirstSecondsTests {
     }
 
     @Test
+    void aSalesStartIsItsTimeFromBeginAtToSoldOutAndTheUnitsSoldInItsFirstSecond() {
+        List<String> poll = List.of("1764064799995 20000", "1764064800400 19000", "1764064801000 17500",
+                "1764064801005 17400", "1764064803250 0");
+
+        assertThat(SaleStart.of(poll, 1764064800000L, 20_000)).contains(new SaleStart("3.25", 2500));
+        assertThat(SaleStart.of(List.of("1764064800000 20000", "1764064800005 3"), 1764064800000L, 20_000))
+                .isEmpty();
+    }
+
+    @Test
     void theScriptsRateIsTheLastCsvLinesSecondField() {
         List<String> csv = List.of("\"test\",\"rps\",\"avg_latency_ms\"", "\"EVALSHA\",\"17490.38\",\"2.8\"");
 
@@ -78,7 +88,8 @@ class FirstSecondsTests {
         String summary = new FirstSecondsSummary("8cc94bb", MACHINE, settings, List.of(),
                 List.of(wrk(2926, 0, 41_049), wrk(4098, 0, 26_800), wrk(5119, 0, 24_300)),
                 List.of(wrk(939, 0, 1_177_700), wrk(1972, 0, 52_100), wrk(4468, 0, 33_100)),
-                wrk(22032, 0, 9_000), wrk(17117, 0, 11_900), "6.29", "17490").markdown();
+                wrk(22032, 0, 9_000), wrk(17117, 0, 11_900), new SaleStart("6.29", 2150),
+                new SaleStart("2.47", 7400), "17490").markdown();
 
         assertThat(summary).isEqualTo("""
                 # First seconds of a sale: 8cc94bb
@@ -109,7 +120,11 @@ class FirstSecondsTests {
 
                 ## A sale starting 10 s after readiness (20000 units)
 
-                Sold out 6.29 s after beginAt; the script alone: 1.14 s (17,490/s, 50 clients), so 5.5× the script's time.
+                Sold out 6.29 s after beginAt (2,150 units in its first second); the script alone: 1.14 s (17,490/s, \
+                50 clients), so 5.5× the script's time.
+
+                The same sale again on the same service, once the first was over: sold out 2.47 s after beginAt \
+                (7,400 units in its first second), 2.2× the script's time.
                 """);
     }
 
@@ -118,7 +133,8 @@ class FirstSecondsTests {
         FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 1, 5, 5, 20_000, 10, 200_000, 50);
         String summary = new FirstSecondsSummary("8cc94bb+changes", MACHINE, settings,
                 List.of("--seckill.api.engine=platform-http"), List.of(wrk(3000, 0, 20_000)),
-                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), "3.00", "n/a")
+                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), new SaleStart("3.00", 5000),
+                new SaleStart("2.00", 9000), "n/a")
                 .markdown();
 
         assertThat(summary)
