@@ -82,6 +82,25 @@ class OrderApiIntegrationTests {
         assertThat(api.get("/api/vouchers/" + voucher).json().get("remaining").asLong()).isEqualTo(1);
     }
 
+    /**
+     * An answer carries its own headers, not the request's (io.seckill.api.AnswerHeaders), and keeps the request's
+     * word on the connection: a refusal asked to close it closes it.
+     */
+    @Test
+    void aRefusalAskedToCloseTheConnectionClosesIt() {
+        long voucher = api.createVoucher(2);
+        api.orderAccepted(voucher, 12);
+
+        Answer refused = api.raw("POST /api/vouchers/" + voucher + "/orders HTTP/1.1\r\nHost: localhost\r\n"
+                + "X-User-Id: 12\r\nX-Request-Note: hello\r\nConnection: close\r\n\r\n");
+
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.json().get("code").asText()).isEqualTo("ALREADY_ORDERED");
+        assertThat(refused.header("Content-Type")).startsWith("application/problem+json");
+        assertThat(refused.header("X-Request-Note")).isNull();
+        assertThat(refused.header("X-User-Id")).isNull();
+    }
+
     /** A body of unknown length (chunked, no Content-Length) is read whole, not taken for an empty one. */
     @Test
     void aChunkedVoucherBodyIsReadWhole() {
