@@ -1,0 +1,117 @@
+package io.seckill.config;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
+import org.h2.mvstore.MVStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The housekeeping of an H2 file that {@code WRITE_DELAY=0} switches off. With it, every commit is in the file before
+ * the writer acknowledges its entries (application.yaml), but H2 then starts no background writer, and that thread is
+ * also the one that rewrites partly dead chunks: each commit wrote a chunk of its own that was never merged, so the
+ * file grew by about 460 bytes an order and the heap by the chunks' metadata (a live set from 56 MB to over 100 MB
+ * of the 160 MB heap after three million orders, and G1's full collections in the drain;
+ * bench/runs/2026-11-27-h2-chunks.md). This does what H2's background writer does while writes go on: every
+ * {@code interval}, rewrite the live pages of the sparsest chunks, a quarter of H2's auto-commit buffer at most, when
+ * the chunks are less than H2's own target full; the next commit stores them and the emptied chunks are freed once
+ * H2's retention time is over.
+ *
+ * <p>Only for an embedded H2 file whose auto-commit delay is 0; H2 does it itself otherwise, and an in-memory or a
+ * remote database (AUTO_SERVER's second instance) has nothing here to compact.
+ */
+@Component
+public class H2Compaction implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(H2Compaction.class);
+
+    /** H2's target fill rate of chunks while writes go on: its auto-compact fill rate (90) squared. */
+    private static final int TARGET_FILL_RATE = 90 * 90 / 100;
+
+    private final DataSource dataSource;
+    private final String url;
+    private final Duration interval;
+    private volatile ScheduledExecutorService compactions;
+
+    public H2Compaction(DataSource dataSource, @Value("${spring.datasource.url:}") String url,
+            @Value("${seckill.h2.compaction-interval}") Duration interval) {
+        this.dataSource = dataSource;
+        this.url = url;
+        this.interval = interval;
+    }
+
+    @Override
+    public synchronized void start() {
+        // Asked of the URL first: another database is not asked for a connection (one that is down would hold the start).
+        if (!url.startsWith("jdbc:h2:") || interval.isZero() || interval.isNegative()) {
+            return;
+        }
+        MVStore store = fileStoreWithoutHousekeeping();
+        if (store == null) {
+            return;
+        }
+        int writeLimit = Math.max(1, store.getAutoCommitMemory() / 4);
+        compactions = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "h2-compaction");
+            thread.setDaemon(true);
+            return thread;
+        });
+        compactions.scheduleWithFixedDelay(() -> compact(store, writeLimit), interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+        log.info("H2's chunks are compacted every {} (its own housekeeping is off with WRITE_DELAY=0)", interval);
+    }
+
+    private void compact(MVStore store, int writeLimit) {
+        try {
+            if (!store.isClosed()) {
+                store.compact(TARGET_FILL_RATE, writeLimit);
+            }
+        } catch (RuntimeException e) {
+            // A database closed under it, a failing disk: the writer's next commit meets it and says so.
+            log.warn("Compacting H2's file failed: {}", e.toString());
+        }
+    }
+
+    /** The H2 file's store, when the pool's database is one whose own housekeeping is off; else null. */
+    private MVStore fileStoreWithoutHousekeeping() {
+        try (Connection connection = dataSource.getConnection()) {
+            if (!connection.isWrapperFor(JdbcConnection.class)
+                    || !(connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) {
+                return null;
+            }
+            MVStore store = session.getDatabase().getStore().getMvStore();
+            return store.getFileStore() != null && store.getAutoCommitDelay() == 0 ? store : null;
+        } catch (SQLException e) {
+            log.warn("H2's compaction is not started: the database did not answer ({})", e.getMessage());
+            return null;
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (compactions != null) {
+            compactions.shutdown();
+            try {
+                compactions.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            compactions = null;
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return compactions != null;
+    }
+}
