@@ -34,7 +34,7 @@ class ApiDocBudget implements CamelContextConfiguration {
                 } catch (Refusal overBudget) {
                     try {
                         // Not counted: the admission metrics are the order route's.
-                        problems.refuse(exchange, overBudget, false);
+                        problems.refuseUncounted(exchange, overBudget);
                     } catch (JsonProcessingException e) {
                         throw new UncheckedIOException(e);
                     }

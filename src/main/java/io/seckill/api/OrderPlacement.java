@@ -37,6 +37,8 @@ public class OrderPlacement {
     private final OrderAdmission admission;
     private final ProblemResponses problems;
     private final AdmissionMetrics metrics;
+    /** The self warm-up's answers are counted here, where nobody reads them ({@link AdmissionMetrics#unexported}). */
+    private final AdmissionMetrics warmUpMetrics = AdmissionMetrics.unexported();
     private final ObjectWriter accepted;
     private final WarmUpRequests warmUps;
 
@@ -59,12 +61,15 @@ public class OrderPlacement {
      */
     public CompletionStage<Void> place(Exchange exchange) {
         CompletionStage<OrderAccepted> admitted;
-        boolean warmUp = false;
+        AdmissionMetrics counting = metrics;
         try {
             Message in = exchange.getIn();
             long voucherId = requestIds.positive(in.getHeader("id", String.class), "voucher id");
             long userId = buyers.of(exchange);
-            warmUp = warmUps.isWarmUp(exchange, voucherId);
+            boolean warmUp = warmUps.isWarmUp(exchange, voucherId);
+            // Decided here, where the flood of refusals before a sale passes too, and not where the 202 is written:
+            // a branch only a buyer's acceptance takes would be met first at the sale's start.
+            counting = warmUp ? warmUpMetrics : metrics;
             // The warm-up's requests all come from the loopback: each of its buyers has an address bucket of its own
             // in the warm-up's keys, so the per-address limit lets the warm-up reach the rate a crowd would.
             String address = warmUp ? WARM_UP_ADDRESS + (userId & 0xff) : clientAddresses.of(exchange);
@@ -72,12 +77,10 @@ public class OrderPlacement {
         } catch (Refusal refusal) {
             admitted = CompletableFuture.failedFuture(refusal);
         }
-        boolean counted = !warmUp;
+        AdmissionMetrics counted = counting;
         return admitted.handle((order, failure) -> {
             if (failure == null) {
-                if (counted) {
-                    metrics.accepted();
-                }
+                counted.accepted();
                 Message answer = exchange.getMessage();
                 answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
                 answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
@@ -93,9 +96,9 @@ public class OrderPlacement {
         });
     }
 
-    private void refuse(Exchange exchange, Refusal refusal, boolean counted) {
+    private void refuse(Exchange exchange, Refusal refusal, AdmissionMetrics counting) {
         try {
-            problems.refuse(exchange, refusal, counted);
+            problems.refuse(exchange, refusal, counting);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -69,14 +69,20 @@ public class ProblemResponses {
      * refusal costs no exception handling (a quarter of a refusal's CPU in a profile of the sold-out path).
      */
     public void refuse(Exchange exchange, Refusal refusal) throws JsonProcessingException {
-        refuse(exchange, refusal, true);
+        refuse(exchange, refusal, admissions);
     }
 
-    /** @param counted false for the self warm-up's own requests, which no metric counts */
-    public void refuse(Exchange exchange, Refusal refusal, boolean counted) throws JsonProcessingException {
-        if (counted) {
-            admissions.answered(AdmissionMetrics.ROUTE_ID, ProblemCode.of(refusal.reason()));
-        }
+    /**
+     * @param counting where the refusal is counted: the service's admission metrics, or the self warm-up's, which
+     *     nobody exports ({@link OrderPlacement})
+     */
+    public void refuse(Exchange exchange, Refusal refusal, AdmissionMetrics counting) throws JsonProcessingException {
+        counting.answered(AdmissionMetrics.ROUTE_ID, ProblemCode.of(refusal.reason()));
+        refuseUncounted(exchange, refusal);
+    }
+
+    /** The same answer, counted nowhere: a refusal of another route than the intake's. */
+    public void refuseUncounted(Exchange exchange, Refusal refusal) throws JsonProcessingException {
         write(exchange, problem(exchange, refusal, exchange.getIn().getHeader(Exchange.HTTP_PATH, String.class)));
     }
 
