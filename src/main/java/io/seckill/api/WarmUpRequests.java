@@ -9,9 +9,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The self warm-up's order requests (io.seckill.warmup.WarmUp), told apart from buyers', and whether the API is
- * open to buyers yet. The warm-up orders from two vouchers no buyer can create ({@link #ON_SALE}, {@link #SOLD_OUT}:
- * the largest ids), with this process's random token in {@value #HEADER}; such a request is admitted on the warm-up's
- * keys of its own. Until the warm-up has finished, every other API request is answered 503 UNAVAILABLE, as while the
+ * open to buyers yet. The warm-up orders from three vouchers no buyer can create ({@link #ON_SALE}, {@link #SOLD_OUT},
+ * {@link #OPENING}: the largest ids), with this process's random token in {@value #HEADER}; such a request is admitted
+ * on the warm-up's keys of its own. Until the warm-up has finished, every other API request is answered 503 UNAVAILABLE, as while the
  * routes start (the engines' gates ask {@link #open}).
  */
 @Component
@@ -22,6 +22,13 @@ public class WarmUpRequests {
     public static final long ON_SALE = Long.MAX_VALUE;
     /** The warm-up's sold-out voucher: its orders are refused, from memory once the view knows it. */
     public static final long SOLD_OUT = Long.MAX_VALUE - 1;
+    /**
+     * The warm-up's voucher whose sale starts again and again: refused NOT_STARTED, then accepted from its start,
+     * then sold out, so that the path through a sale's start is compiled before a buyer's sale starts.
+     */
+    public static final long OPENING = Long.MAX_VALUE - 2;
+    /** The warm-up's vouchers whose orders are accepted, and written by its writer. */
+    public static final List<Long> ACCEPTING = List.of(ON_SALE, OPENING);
 
     private final byte[] token = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
     private volatile boolean finished;
@@ -42,7 +49,7 @@ public class WarmUpRequests {
 
     /** Whether this order request is the warm-up's own: one of its vouchers, and its token in the HTTP header. */
     public boolean isWarmUp(Exchange exchange, long voucherId) {
-        if (voucherId != ON_SALE && voucherId != SOLD_OUT) {
+        if (voucherId < OPENING) {
             return false;
         }
         List<String> values = HttpRequests.headers(exchange, HEADER);

@@ -31,9 +31,13 @@ import org.springframework.stereotype.Component;
  * code: a freshly started JVM interprets it, and a service restarted a minute before a sale sold at a fraction of
  * Redis's speed for minutes. Once the routes run, this sends order requests to the service's own API port
  * ({@link WarmUpLoad}: {@code concurrency} keep-alive connections, each sending its next request once answered),
- * through the real HTTP engine, REST binding, route, sale view and admission script, on two vouchers of its own
+ * through the real HTTP engine, REST binding, route, sale view and admission script, on three vouchers of its own
  * ({@link WarmUpRequests}) whose keys live apart from every user's and every other instance's
- * ({@link RedisKeys#warmUp}); three in four are accepted, one in four refused as sold out. The accepted ones are
+ * ({@link RedisKeys#warmUp}): half of its requests are accepted, a quarter refused as sold out, and a quarter go to a
+ * sale that starts again every second ({@link WarmUpRequests#OPENING}: refused NOT_STARTED, from memory once the
+ * view knows its start, then accepted from the start until sold out). That sale is what a buyer's sale does at its
+ * start; warmed without it, the service met the sale view's start and its own first counted acceptance at a buyer's
+ * sale's start, and C2's code for the whole request path was thrown away there. The accepted ones are
  * written by the order writer's routes into a schema of the warm-up's own ({@link WarmUpWriter},
  * {@link WarmUpWriterRoute}): on a service warmed on its admissions alone, the writer's first minute took half the
  * cores from the sale. Meanwhile readiness is DOWN ({@link WarmUpHealthIndicator}) and the API answers anyone else
@@ -51,8 +55,15 @@ public class WarmUp {
      * What the warm-up did, for readiness and the log.
      *
      * @param written the warm-up's orders its writer wrote ({@link WarmUpWriter})
+     * @param sales the warm-up's own sales ({@link WarmUpRequests#OPENING}) that started and sold out
      */
-    public record Outcome(String state, long requests, double seconds, long lastSecondRate, long written) {}
+    public record Outcome(String state, long requests, double seconds, long lastSecondRate, long written,
+            long sales) {
+
+        static Outcome not(String state) {
+            return new Outcome(state, 0, 0, 0, 0, 0);
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
     private static final long STOCK = 1_000_000_000_000L;
@@ -65,7 +76,11 @@ public class WarmUp {
     private static final long SETTLED_COMPILE_MILLIS_PER_SECOND = 250;
     private static final int SETTLED_SECONDS = 5;
     private static final int CHUNK = 1000;
+    private static final long[] VOUCHERS = {WarmUpRequests.ON_SALE, WarmUpRequests.SOLD_OUT, WarmUpRequests.OPENING};
     private static final String HOST = "127.0.0.1";
+    /** Each of the opening voucher's sales: its units, and how long after it is set up it starts. */
+    private static final String OPENING_STOCK = "100";
+    private static final long OPENING_DELAY_MILLIS = 300;
 
     private final WarmUpProperties properties;
     private final WarmUpRequests requests;
@@ -100,7 +115,7 @@ public class WarmUp {
     @EventListener(ApplicationReadyEvent.class)
     void start(ApplicationReadyEvent ready) {
         if (!properties.enabled()) {
-            finish(new Outcome("off", 0, 0, 0, 0));
+            finish(Outcome.not("off"));
             return;
         }
         ApiListener netty = nettyApi.getIfAvailable();
@@ -127,13 +142,13 @@ public class WarmUp {
             Driven driven = drive(port);
             buyers = driven.requests();
             result = new Outcome("done", driven.requests(), driven.seconds(), driven.lastSecondRate(),
-                    writer.written());
+                    writer.written(), driven.sales());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            result = new Outcome("interrupted", 0, 0, 0, 0);
+            result = Outcome.not("interrupted");
         } catch (RuntimeException e) {
             log.warn("Warm-up failed ({}); the API opens without it", e.toString());
-            result = new Outcome("failed: " + e.getMessage(), 0, 0, 0, 0);
+            result = Outcome.not("failed: " + e.getMessage());
         }
         if (writing) {
             stopWriter();
@@ -190,27 +205,46 @@ public class WarmUp {
     }
 
     private void finish(Outcome result) {
-        saleView.changed(WarmUpRequests.ON_SALE);
-        saleView.changed(WarmUpRequests.SOLD_OUT);
+        for (long voucher : VOUCHERS) {
+            saleView.changed(voucher);
+        }
         outcome = result;
         requests.finished();
         if ("done".equals(result.state())) {
-            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second, {} orders written; the API is "
-                    + "open", result.requests(), String.format("%.1f", result.seconds()), result.lastSecondRate(),
-                    result.written());
+            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second, {} orders written, {} sales "
+                    + "started and sold out; the API is open", result.requests(), String.format("%.1f", result.seconds()),
+                    result.lastSecondRate(), result.written(), result.sales());
         } else {
             log.info("Warm-up {}; the API is open", result.state());
         }
     }
 
-    /** HSET of both vouchers, on sale since the epoch, never ending. */
+    /** HSET of the vouchers: two on sale since the epoch, never ending, one with its first sale about to start. */
     private void prepare() {
         redis.opsForHash().putAll(keys.voucher(WarmUpRequests.ON_SALE),
                 Map.of("stock", Long.toString(STOCK), "beginAt", "0"));
         redis.opsForHash().putAll(keys.voucher(WarmUpRequests.SOLD_OUT), Map.of("stock", "0", "beginAt", "0"));
+        openSale();
     }
 
-    private record Driven(long requests, double seconds, long lastSecondRate) {}
+    /**
+     * The opening voucher's next sale: {@value #OPENING_STOCK} units from {@value #OPENING_DELAY_MILLIS} ms from now by
+     * Redis's clock (the one the script judges the window by), forgotten by the sale view as a voucher whose units
+     * came back is.
+     *
+     * @return whether the sale before it sold out
+     */
+    private boolean openSale() {
+        String voucher = keys.voucher(WarmUpRequests.OPENING);
+        Object left = redis.opsForHash().get(voucher, "stock");
+        Long now = redis.execute((RedisCallback<Long>) connection -> connection.serverCommands().time());
+        redis.opsForHash().putAll(voucher,
+                Map.of("stock", OPENING_STOCK, "beginAt", Long.toString(now + OPENING_DELAY_MILLIS)));
+        saleView.changed(WarmUpRequests.OPENING);
+        return "0".equals(left);
+    }
+
+    private record Driven(long requests, double seconds, long lastSecondRate, long sales) {}
 
     private Driven drive(int port) throws InterruptedException {
         String token = requests.token();
@@ -228,8 +262,12 @@ public class WarmUp {
             long lastRate = 0;
             int settled = 0;
             long elapsed = 0;
+            long sales = 0;
             while (elapsed < maxNanos && (elapsed < minNanos || settled < SETTLED_SECONDS)) {
                 Thread.sleep(1000);
+                if (openSale()) {
+                    sales++;
+                }
                 elapsed = System.nanoTime() - started;
                 long answered = load.answered();
                 lastRate = answered - answeredAtSecond;
@@ -244,19 +282,23 @@ public class WarmUp {
                 log.warn("Warm-up: of its {} order requests, these were not answered 202 or 409: {}", load.sent(),
                         load.unexpected());
             }
-            return new Driven(load.sent(), (System.nanoTime() - started) / 1e9, lastRate);
+            return new Driven(load.sent(), (System.nanoTime() - started) / 1e9, lastRate, sales);
         }
     }
 
-    /** Three in four of the warm-up's buyers order from the voucher on sale, the fourth from the sold-out one. */
+    /** Of every four of the warm-up's buyers: two order from the voucher on sale, one from each of the others. */
     private static long voucherOf(long buyer) {
-        return buyer % 4 == 0 ? WarmUpRequests.SOLD_OUT : WarmUpRequests.ON_SALE;
+        return switch ((int) (buyer % 4)) {
+            case 0 -> WarmUpRequests.SOLD_OUT;
+            case 1 -> WarmUpRequests.OPENING;
+            default -> WarmUpRequests.ON_SALE;
+        };
     }
 
     /** UNLINK every key the warm-up's orders made, pipelined in chunks: its vouchers, streams, buckets. */
     private void clean(long buyers) {
         List<String> made = new ArrayList<>();
-        for (long voucher : new long[] {WarmUpRequests.ON_SALE, WarmUpRequests.SOLD_OUT}) {
+        for (long voucher : VOUCHERS) {
             made.add(keys.voucher(voucher));
             made.add(keys.buyers(voucher));
             for (int address = 0; address <= 0xff; address++) {

@@ -97,8 +97,10 @@ public class WarmUpWriter {
         schemaScripts.getSchemaLocations().forEach(location -> tables.addScript(resources.getResource(location)));
         tables.execute(pool);
         Timestamp since = Timestamp.from(Instant.EPOCH);
-        new NamedParameterJdbcTemplate(pool).update(sql.get("insert-warm-up-voucher"),
-                Map.of("id", WarmUpRequests.ON_SALE, "stock", STOCK, "beginAt", since));
+        NamedParameterJdbcTemplate vouchers = new NamedParameterJdbcTemplate(pool);
+        for (long voucher : WarmUpRequests.ACCEPTING) {
+            vouchers.update(sql.get("insert-warm-up-voucher"), Map.of("id", voucher, "stock", STOCK, "beginAt", since));
+        }
         registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         writer = new OrderWriter(new JdbcTemplate(pool), new TransactionTemplate(new JdbcTransactionManager(pool)),
                 rows, new OrderWriteMetrics(registry), sql);

@@ -83,13 +83,17 @@ class WarmUpIntegrationTests {
         assertThat(warmUp.at("/details/state").asText()).isEqualTo("done");
         assertThat(warmUp.at("/details/requests").asLong()).isGreaterThan(100);
         assertThat(warmUp.at("/details/lastSecondRate").asLong()).isPositive();
-        // The writer's path ran on the warm-up's orders: three in four of its requests were accepted and written.
+        // The writer's path ran on the warm-up's orders: half of its requests and its sales' units were accepted and
+        // written.
         assertThat(warmUp.at("/details/written").asLong()).isGreaterThan(50);
+        // Its own sales started (NOT_STARTED until then) and sold out, again and again.
+        assertThat(warmUp.at("/details/sales").asLong()).isPositive();
         // No trace: no key of its own left, no order in the stream, no row, no voucher, no buyer metric.
         assertThat(redis.keys("seckill:warm-up:*")).isEmpty();
         Set<String> keys = redis.keys("*");
         assertThat(keys).noneMatch(key -> key.contains(Long.toString(Long.MAX_VALUE))
-                || key.contains(Long.toString(Long.MAX_VALUE - 1)) || key.contains("rate-limit"));
+                || key.contains(Long.toString(Long.MAX_VALUE - 1)) || key.contains(Long.toString(Long.MAX_VALUE - 2))
+                || key.contains("rate-limit"));
         assertThat(redis.opsForStream().size("seckill:{s0}:orders")).isZero();
         assertThat(redis.opsForZSet().size("seckill:{s0}:orders:due")).isZero();
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isZero();
@@ -107,6 +111,7 @@ class WarmUpIntegrationTests {
         // Its vouchers are none of a buyer's, now as before: 404, not its keys.
         assertThat(api.order(Long.MAX_VALUE, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
         assertThat(api.order(Long.MAX_VALUE - 1, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
+        assertThat(api.order(Long.MAX_VALUE - 2, 7).code()).isEqualTo("VOUCHER_NOT_FOUND");
 
         // And the service sells as usual: its order is written and announced.
         long voucher = api.createVoucher(1);

@@ -46,19 +46,23 @@ class WarmUpWriterIntegrationTests {
         writer.open();
 
         assertThat(tables(schema)).containsExactlyInAnyOrder("VOUCHERS", "ORDERS");
-        long voucher = WarmUpRequests.ON_SALE;
-        String stream = keys.warmUp().ordersOf(voucher);
-        List<OrderView> written = writer.orderWriter().writeBatch(List.of(entry(stream, "1-0", 101, voucher, 7),
-                entry(stream, "1-1", 102, voucher, 8)), true);
+        // One batch with the orders of both vouchers whose orders the warm-up accepts, as its streams hold them.
+        long onSale = WarmUpRequests.ON_SALE;
+        long opening = WarmUpRequests.OPENING;
+        String stream = keys.warmUp().ordersOf(onSale);
+        List<OrderView> written = writer.orderWriter().writeBatch(List.of(entry(stream, "1-0", 101, onSale, 7),
+                entry(stream, "1-1", 102, opening, 8), entry(stream, "1-2", 103, onSale, 9)), true);
 
-        assertThat(written).extracting(OrderView::orderId).containsExactly("101", "102");
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"" + schema + "\".orders", Long.class)).isEqualTo(2);
+        assertThat(written).extracting(OrderView::orderId).containsExactly("101", "102", "103");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"" + schema + "\".orders", Long.class)).isEqualTo(3);
         assertThat(jdbc.queryForObject("SELECT sold FROM \"" + schema + "\".vouchers WHERE id = ?", Long.class,
-                voucher)).isEqualTo(2);
+                onSale)).isEqualTo(2);
+        assertThat(jdbc.queryForObject("SELECT sold FROM \"" + schema + "\".vouchers WHERE id = ?", Long.class,
+                opening)).isEqualTo(1);
         // None in the service's own tables.
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders", Long.class)).isZero();
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM vouchers", Long.class)).isZero();
-        assertThat(writer.written()).isEqualTo(2);
+        assertThat(writer.written()).isEqualTo(3);
 
         writer.close();
 
