@@ -3,9 +3,6 @@ package io.seckill.config;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
@@ -37,11 +34,13 @@ public class H2Compaction implements SmartLifecycle {
 
     /** H2's target fill rate of chunks while writes go on: its auto-compact fill rate (90) squared. */
     private static final int TARGET_FILL_RATE = 90 * 90 / 100;
+    /** How long the stop waits for a compaction under way: it writes a quarter of H2's auto-commit buffer at most. */
+    private static final Duration COMPACTION_IN_FLIGHT = Duration.ofSeconds(10);
 
     private final DataSource dataSource;
     private final String url;
     private final Duration interval;
-    private volatile ScheduledExecutorService compactions;
+    private final PeriodicTask compactions = new PeriodicTask("h2-compaction");
 
     public H2Compaction(DataSource dataSource, @Value("${spring.datasource.url:}") String url,
             @Value("${seckill.h2.compaction-interval}") Duration interval) {
@@ -61,13 +60,7 @@ public class H2Compaction implements SmartLifecycle {
             return;
         }
         int writeLimit = Math.max(1, store.getAutoCommitMemory() / 4);
-        compactions = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "h2-compaction");
-            thread.setDaemon(true);
-            return thread;
-        });
-        compactions.scheduleWithFixedDelay(() -> compact(store, writeLimit), interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        compactions.start(interval, () -> compact(store, writeLimit));
         log.info("H2's chunks are compacted every {} (its own housekeeping is off with WRITE_DELAY=0)", interval);
     }
 
@@ -99,19 +92,11 @@ public class H2Compaction implements SmartLifecycle {
 
     @Override
     public synchronized void stop() {
-        if (compactions != null) {
-            compactions.shutdown();
-            try {
-                compactions.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            compactions = null;
-        }
+        compactions.stop(COMPACTION_IN_FLIGHT);
     }
 
     @Override
     public boolean isRunning() {
-        return compactions != null;
+        return compactions.running();
     }
 }

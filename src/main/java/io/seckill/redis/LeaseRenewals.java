@@ -1,9 +1,7 @@
 package io.seckill.redis;
 
+import io.seckill.config.PeriodicTask;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The thread that keeps a lease in Redis alive ({@link ConsumerNameLease}, the order-id worker number): renews it
@@ -11,21 +9,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LeaseRenewals {
 
-    private final String threadName;
-    private volatile ScheduledExecutorService renewals;
+    private static final Duration RENEWAL_IN_FLIGHT = Duration.ofSeconds(5);
+
+    private final PeriodicTask task;
 
     public LeaseRenewals(String threadName) {
-        this.threadName = threadName;
+        this.task = new PeriodicTask(threadName);
     }
 
-    public synchronized void start(Duration ttl, Runnable renew) {
-        renewals = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
-        long period = ttl.toMillis() / 3;
-        renewals.scheduleWithFixedDelay(renew, period, period, TimeUnit.MILLISECONDS);
+    public void start(Duration ttl, Runnable renew) {
+        task.start(ttl.dividedBy(3), renew);
     }
 
     /**
@@ -33,21 +26,11 @@ public final class LeaseRenewals {
      *
      * @return whether it was renewing
      */
-    public synchronized boolean stop() {
-        if (renewals == null) {
-            return false;
-        }
-        renewals.shutdown();
-        try {
-            renewals.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        renewals = null;
-        return true;
+    public boolean stop() {
+        return task.stop(RENEWAL_IN_FLIGHT);
     }
 
     public boolean running() {
-        return renewals != null;
+        return task.running();
     }
 }
