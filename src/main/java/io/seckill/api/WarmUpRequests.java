@@ -11,8 +11,8 @@ import org.springframework.stereotype.Component;
  * The self warm-up's order requests (io.seckill.warmup.WarmUp), told apart from buyers', and whether the API is
  * open to buyers yet. The warm-up orders from three vouchers no buyer can create ({@link #ON_SALE}, {@link #SOLD_OUT},
  * {@link #OPENING}: the largest ids), with this process's random token in {@value #HEADER}; such a request is admitted
- * on the warm-up's keys of its own. Until the warm-up has finished, every other API request is answered 503 UNAVAILABLE, as while the
- * routes start (the engines' gates ask {@link #open}).
+ * on the warm-up's keys of its own. Until the warm-up has finished, every other API request is answered 503
+ * UNAVAILABLE, as while the routes start (the engines' gates ask {@link #open}).
  */
 @Component
 public class WarmUpRequests {

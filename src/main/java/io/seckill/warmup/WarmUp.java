@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
  * sale that starts again every second ({@link WarmUpRequests#OPENING}: refused NOT_STARTED, from memory once the
  * view knows its start, then accepted from the start until sold out). That sale is what a buyer's sale does at its
  * start; warmed without it, the service met the sale view's start and its own first counted acceptance at a buyer's
- * sale's start, and C2's code for the whole request path was thrown away there. The accepted ones are
+ * sale's start, and C2's code that had those branches left out was thrown away there. The accepted ones are
  * written by the order writer's routes into a schema of the warm-up's own ({@link WarmUpWriter},
  * {@link WarmUpWriterRoute}): on a service warmed on its admissions alone, the writer's first minute took half the
  * cores from the sale. Meanwhile readiness is DOWN ({@link WarmUpHealthIndicator}) and the API answers anyone else
@@ -212,8 +212,8 @@ public class WarmUp {
         requests.finished();
         if ("done".equals(result.state())) {
             log.info("Warm-up done: {} order requests in {} s, {}/s in its last second, {} orders written, {} sales "
-                    + "started and sold out; the API is open", result.requests(), String.format("%.1f", result.seconds()),
-                    result.lastSecondRate(), result.written(), result.sales());
+                    + "started and sold out; the API is open", result.requests(),
+                    String.format("%.1f", result.seconds()), result.lastSecondRate(), result.written(), result.sales());
         } else {
             log.info("Warm-up {}; the API is open", result.state());
         }
