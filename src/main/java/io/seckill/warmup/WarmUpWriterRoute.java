@@ -2,6 +2,7 @@ package io.seckill.warmup;
 
 import io.seckill.redis.RedisKeys;
 import io.seckill.redis.StreamProperties;
+import org.apache.camel.LoggingLevel;
 import org.apache.camel.builder.RouteBuilder;
 
 /**
@@ -10,8 +11,13 @@ import org.apache.camel.builder.RouteBuilder;
  * {@code routes/order-events.camel.yaml} — the redis-stream consumer with the service's options, the batch write by
  * an OrderWriter ({@link WarmUpWriter}'s, on its schema, bound as {@value #WRITER_BEAN}), the order events wire-tapped and published — so
  * that the compiler sees the path a buyer's order takes. What differs is where things go: the warm-up's streams,
- * schema and events channel ({@code seckill:warm-up:<instance>:events}, which nobody subscribes to), and no
- * dead-letter handling (a batch that fails stays in the warm-up's stream, deleted with it).
+ * schema and events channel ({@code seckill:warm-up:<instance>:events}, which nobody subscribes to), and what a
+ * batch that fails becomes: it is dropped with a warning ({@value #DROP}), not written one by one and dead-lettered.
+ *
+ * <p>The batch write runs under a dead letter channel, as the service's {@code write-orders} runs under
+ * {@code batch-errors}: an error handler calls each step with a callback of its own, whose class the compiler
+ * profiles at every step's {@code callback.done}. Camel's default error handler, without a dead letter or a
+ * redelivery, calls them with another class, and the service's first batch at a sale then recompiled those steps.
  */
 final class WarmUpWriterRoute extends RouteBuilder {
 
@@ -19,6 +25,7 @@ final class WarmUpWriterRoute extends RouteBuilder {
     static final String WRITE = "warm-up-write-orders";
     static final String EVENTS = "warm-up-order-events";
     static final String PUBLISH = "warm-up-publish-order-events";
+    static final String DROP = "warm-up-drop-batch";
     /** The warm-up's OrderWriter in Camel's registry, called by reference as the service's route calls its own. */
     static final String WRITER_BEAN = "warmUpOrderWriter";
 
@@ -35,7 +42,7 @@ final class WarmUpWriterRoute extends RouteBuilder {
 
     /** The warm-up's routes, in the order they are stopped: the reader first. */
     static String[] ids() {
-        return new String[] {WRITER, WRITE, EVENTS, PUBLISH};
+        return new String[] {WRITER, WRITE, EVENTS, PUBLISH, DROP};
     }
 
     @Override
@@ -49,6 +56,7 @@ final class WarmUpWriterRoute extends RouteBuilder {
                 .to("direct:" + WRITE);
 
         from("direct:" + WRITE).routeId(WRITE)
+                .errorHandler(deadLetterChannel("direct:" + DROP).maximumRedeliveries(0))
                 .setVariable("entries", simple("${body}"))
                 .bean(WRITER_BEAN, "writeBatch(${body}, ${header.CamelRedisStreamNewEntries})")
                 .wireTap("direct:" + EVENTS);
@@ -61,5 +69,10 @@ final class WarmUpWriterRoute extends RouteBuilder {
                 .setHeader("CamelRedis.Channel", constant(eventsChannel))
                 .setHeader("CamelRedis.Message").method("orderEventMessages", "of")
                 .to("spring-redis://?command=PUBLISH&redisTemplate=#stringRedisTemplate");
+
+        // Handled, so the reader acknowledges the batch: the warm-up's stream is deleted with it anyway.
+        from("direct:" + DROP).routeId(DROP)
+                .log(LoggingLevel.WARN, "Warm-up: a batch of ${variable.entries.size} orders was not written, dropped: "
+                        + "${exception.message}");
     }
 }

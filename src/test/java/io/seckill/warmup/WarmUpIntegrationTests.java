@@ -12,10 +12,16 @@ import io.seckill.support.SeckillIntegrationTest;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Channel;
+import org.apache.camel.Navigate;
+import org.apache.camel.Processor;
+import org.apache.camel.processor.errorhandler.DeadLetterChannel;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -59,6 +65,9 @@ class WarmUpIntegrationTests {
         EventSubscriber events = new EventSubscriber(connections, "seckill:events");
         await().atMost(Duration.ofSeconds(10)).until(() -> warmUpSchemas() == 1);
         assertThat(camel.getRoute("warm-up-writer")).isNotNull();
+        // Its batch write runs under an error handler of the service's kind, whose callbacks the compiler profiles.
+        assertThat(errorHandlerOf("warm-up-write-orders")).isEqualTo(errorHandlerOf("write-orders"))
+                .isEqualTo(DeadLetterChannel.class);
         Answer readiness = api.asOperator().get("/actuator/health/readiness");
         assertThat(readiness.status()).isEqualTo(503);
         assertThat(readiness.json().at("/components/warmUp/details/state").asText()).isEqualTo("warming up");
@@ -130,6 +139,21 @@ class WarmUpIntegrationTests {
     private long warmUpSchemas() {
         return jdbc.queryForObject("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SCHEMATA WHERE SCHEMA_NAME LIKE "
                 + "'seckill_warm_up_%'", Long.class);
+    }
+
+    /** The class of the error handler around a route's first step (each step is a channel that holds it). */
+    private Class<?> errorHandlerOf(String routeId) {
+        Deque<Processor> processors = new ArrayDeque<>(camel.getRoute(routeId).navigate().next());
+        while (!processors.isEmpty()) {
+            Processor processor = processors.pop();
+            if (processor instanceof Channel channel) {
+                return channel.getErrorHandler().getClass();
+            }
+            if (processor instanceof Navigate<?> navigate && navigate.hasNext()) {
+                navigate.next().forEach(next -> processors.add((Processor) next));
+            }
+        }
+        throw new AssertionError("no step of route " + routeId + " has an error handler");
     }
 
     /** GET /actuator/health/{group} on the port the API listens on, as an orchestrator's probe of server.port. */
