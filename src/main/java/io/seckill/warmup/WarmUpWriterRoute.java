@@ -14,10 +14,11 @@ import org.apache.camel.builder.RouteBuilder;
  * schema and events channel ({@code seckill:warm-up:<instance>:events}, which nobody subscribes to), and what a
  * batch that fails becomes: it is dropped with a warning ({@value #DROP}), not written one by one and dead-lettered.
  *
- * <p>The batch write runs under a dead letter channel, as the service's {@code write-orders} runs under
- * {@code batch-errors}: an error handler calls each step with a callback of its own, whose class the compiler
- * profiles at every step's {@code callback.done}. Camel's default error handler, without a dead letter or a
- * redelivery, calls them with another class, and the service's first batch at a sale then recompiled those steps.
+ * <p>The batch write runs under a dead letter channel that may redeliver, as the service's {@code write-orders} runs
+ * under {@code batch-errors}: such an error handler calls each step with a callback of its own, whose class the
+ * compiler profiles at every step's {@code callback.done}, and copies each exchange first in case it is redelivered.
+ * Under Camel's default error handler (no dead letter, no redelivery) neither happened, and the service's first batch
+ * at a sale threw away the code compiled without them. A failed warm-up batch is tried once more, then dropped.
  */
 final class WarmUpWriterRoute extends RouteBuilder {
 
@@ -56,7 +57,7 @@ final class WarmUpWriterRoute extends RouteBuilder {
                 .to("direct:" + WRITE);
 
         from("direct:" + WRITE).routeId(WRITE)
-                .errorHandler(deadLetterChannel("direct:" + DROP).maximumRedeliveries(0))
+                .errorHandler(deadLetterChannel("direct:" + DROP).maximumRedeliveries(1))
                 .setVariable("entries", simple("${body}"))
                 .bean(WRITER_BEAN, "writeBatch(${body}, ${header.CamelRedisStreamNewEntries})")
                 .wireTap("direct:" + EVENTS);

@@ -22,6 +22,7 @@ import org.apache.camel.Channel;
 import org.apache.camel.Navigate;
 import org.apache.camel.Processor;
 import org.apache.camel.processor.errorhandler.DeadLetterChannel;
+import org.apache.camel.processor.errorhandler.RedeliveryErrorHandler;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -60,14 +61,19 @@ class WarmUpIntegrationTests {
     CamelContext camel;
 
     @Test
-    void aFreshServiceWarmsItselfUpBeforeItIsReadyAndLeavesNoTrace() {
+    void aFreshServiceWarmsItselfUpBeforeItIsReadyAndLeavesNoTrace() throws Exception {
         // The context has just started: the warm-up runs for 10 s. Its writer writes meanwhile, into its own schema.
         EventSubscriber events = new EventSubscriber(connections, "seckill:events");
         await().atMost(Duration.ofSeconds(10)).until(() -> warmUpSchemas() == 1);
         assertThat(camel.getRoute("warm-up-writer")).isNotNull();
-        // Its batch write runs under an error handler of the service's kind, whose callbacks the compiler profiles.
-        assertThat(errorHandlerOf("warm-up-write-orders")).isEqualTo(errorHandlerOf("write-orders"))
-                .isEqualTo(DeadLetterChannel.class);
+        // Its batch write runs under an error handler of the service's kind (whose callbacks the compiler profiles),
+        // one that may redeliver (and so copies each batch's exchange first).
+        RedeliveryErrorHandler warmUpBatches = errorHandlerOf("warm-up-write-orders");
+        RedeliveryErrorHandler batches = errorHandlerOf("write-orders");
+        assertThat(warmUpBatches).isExactlyInstanceOf(DeadLetterChannel.class);
+        assertThat(batches).isExactlyInstanceOf(DeadLetterChannel.class);
+        assertThat(warmUpBatches.determineIfRedeliveryIsEnabled()).isTrue();
+        assertThat(batches.determineIfRedeliveryIsEnabled()).isTrue();
         Answer readiness = api.asOperator().get("/actuator/health/readiness");
         assertThat(readiness.status()).isEqualTo(503);
         assertThat(readiness.json().at("/components/warmUp/details/state").asText()).isEqualTo("warming up");
@@ -141,13 +147,13 @@ class WarmUpIntegrationTests {
                 + "'seckill_warm_up_%'", Long.class);
     }
 
-    /** The class of the error handler around a route's first step (each step is a channel that holds it). */
-    private Class<?> errorHandlerOf(String routeId) {
+    /** The error handler around a route's first step (each step is a channel that holds it). */
+    private RedeliveryErrorHandler errorHandlerOf(String routeId) {
         Deque<Processor> processors = new ArrayDeque<>(camel.getRoute(routeId).navigate().next());
         while (!processors.isEmpty()) {
             Processor processor = processors.pop();
             if (processor instanceof Channel channel) {
-                return channel.getErrorHandler().getClass();
+                return (RedeliveryErrorHandler) channel.getErrorHandler();
             }
             if (processor instanceof Navigate<?> navigate && navigate.hasNext()) {
                 navigate.next().forEach(next -> processors.add((Processor) next));
