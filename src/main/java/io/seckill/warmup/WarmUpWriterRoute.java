@@ -2,8 +2,10 @@ package io.seckill.warmup;
 
 import io.seckill.redis.RedisKeys;
 import io.seckill.redis.StreamProperties;
+import org.apache.camel.Exchange;
 import org.apache.camel.LoggingLevel;
 import org.apache.camel.builder.RouteBuilder;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * The order writer's routes on the warm-up's streams, for as long as the warm-up runs ({@link WarmUp} adds and
@@ -73,7 +75,14 @@ final class WarmUpWriterRoute extends RouteBuilder {
 
         // Handled, so the reader acknowledges the batch: the warm-up's stream is deleted with it anyway.
         from("direct:" + DROP).routeId(DROP)
+                .setVariable("reason").exchange(WarmUpWriterRoute::reason)
                 .log(LoggingLevel.WARN, "Warm-up: a batch of ${variable.entries.size} orders was not written, dropped: "
-                        + "${exception.message}");
+                        + "${variable.reason}");
+    }
+
+    /** The database's own words ("Table ... not found"): Spring's translation of them reads as bad SQL grammar. */
+    private static String reason(Exchange exchange) {
+        return NestedExceptionUtils.getMostSpecificCause(exchange.getProperty(Exchange.EXCEPTION_CAUGHT,
+                Exception.class)).getMessage();
     }
 }
