@@ -109,7 +109,6 @@ public final class OrderingCrowd implements AutoCloseable {
                 .collect(Collectors.toMap(Map.Entry::getKey, reply -> reply.getValue().answer()));
     }
 
-    /** The requests that got no HTTP answer. */
     /**
      * The answers by outcome ("202", or status and problem code), once checked to be what a failover may give: every
      * request answered, only 202, 503 REDIS_UNAVAILABLE or VOUCHER_REBUILDING (each with Retry-After), or 409
@@ -127,6 +126,18 @@ public final class OrderingCrowd implements AutoCloseable {
         return byOutcome;
     }
 
+    /** Whether a buyer's request was answered with this status after {@code sinceNanos} ({@link System#nanoTime}). */
+    public boolean answeredSince(long sinceNanos, int status) {
+        return replies.values().stream().anyMatch(reply -> reply.answer() != null
+                && reply.answer().status() == status && reply.answeredNanos() - sinceNanos > 0);
+    }
+
+    /** Whether a readiness probe was answered with this status after {@code sinceNanos} ({@link System#nanoTime}). */
+    public boolean probedSince(long sinceNanos, int status) {
+        return readiness.stream().anyMatch(probe -> probe.status() == status && probe.answeredNanos() - sinceNanos > 0);
+    }
+
+    /** The requests that got no HTTP answer. */
     public List<Reply> failures() {
         return replies.values().stream().filter(reply -> reply.failure() != null).toList();
     }
