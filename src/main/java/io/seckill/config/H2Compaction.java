@@ -26,6 +26,11 @@ import org.springframework.stereotype.Component;
  *
  * <p>Only for an embedded H2 file whose auto-commit delay is 0; H2 does it itself otherwise, and an in-memory or a
  * remote database (AUTO_SERVER's second instance) has nothing here to compact.
+ *
+ * <p>A commit that cannot be written (a full disk) closes H2's store, and the pool's next connection opens the file
+ * anew, with a store of its own: the closed one is let go and the new one compacted, found through the pool, or the
+ * file would grow again for the rest of the process's life. A compaction itself writes nothing (it rewrites pages in
+ * memory, stored by the next commit), so a failing disk is met by the writer's commit, which says so.
  */
 @Component
 public class H2Compaction implements SmartLifecycle {
@@ -41,6 +46,8 @@ public class H2Compaction implements SmartLifecycle {
     private final String url;
     private final Duration interval;
     private final PeriodicTask compactions = new PeriodicTask("h2-compaction");
+    /** The file's store being compacted; replaced when H2 has closed it and opened the file again. */
+    private volatile MVStore store;
 
     public H2Compaction(DataSource dataSource, @Value("${spring.datasource.url:}") String url,
             @Value("${seckill.h2.compaction-interval}") Duration interval) {
@@ -55,38 +62,61 @@ public class H2Compaction implements SmartLifecycle {
         if (!url.startsWith("jdbc:h2:") || interval.isZero() || interval.isNegative()) {
             return;
         }
-        MVStore store = fileStoreWithoutHousekeeping();
+        try {
+            store = fileStoreWithoutHousekeeping();
+        } catch (SQLException e) {
+            log.warn("H2's compaction is not started: the database did not answer ({})", e.getMessage());
+            return;
+        }
         if (store == null) {
             return;
         }
-        int writeLimit = Math.max(1, store.getAutoCommitMemory() / 4);
-        compactions.start(interval, () -> compact(store, writeLimit));
+        compactions.start(interval, this::compact);
         log.info("H2's chunks are compacted every {} (its own housekeeping is off with WRITE_DELAY=0)", interval);
     }
 
-    private void compact(MVStore store, int writeLimit) {
-        try {
-            if (!store.isClosed()) {
-                store.compact(TARGET_FILL_RATE, writeLimit);
+    private void compact() {
+        MVStore current = store;
+        if (current.isClosed()) {
+            current = reopenedStore();
+            if (current == null) {
+                return;
             }
+        }
+        try {
+            current.compact(TARGET_FILL_RATE, Math.max(1, current.getAutoCommitMemory() / 4));
         } catch (RuntimeException e) {
-            // A database closed under it, a failing disk: the writer's next commit meets it and says so.
+            // A store closed under it: the next round finds the file's new one.
             log.warn("Compacting H2's file failed: {}", e.toString());
         }
     }
 
+    /** The store of the file H2 opened again after closing it, once the pool has one; null until then. */
+    private MVStore reopenedStore() {
+        MVStore reopened;
+        try {
+            reopened = fileStoreWithoutHousekeeping();
+        } catch (SQLException e) {
+            // The database is not back yet; the writer reports its outage.
+            return null;
+        }
+        if (reopened == null || reopened.isClosed()) {
+            return null;
+        }
+        store = reopened;
+        log.info("H2 closed its file and opened it again; compacting the reopened file's chunks");
+        return reopened;
+    }
+
     /** The H2 file's store, when the pool's database is one whose own housekeeping is off; else null. */
-    private MVStore fileStoreWithoutHousekeeping() {
+    private MVStore fileStoreWithoutHousekeeping() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             if (!connection.isWrapperFor(JdbcConnection.class)
                     || !(connection.unwrap(JdbcConnection.class).getSession() instanceof SessionLocal session)) {
                 return null;
             }
-            MVStore store = session.getDatabase().getStore().getMvStore();
-            return store.getFileStore() != null && store.getAutoCommitDelay() == 0 ? store : null;
-        } catch (SQLException e) {
-            log.warn("H2's compaction is not started: the database did not answer ({})", e.getMessage());
-            return null;
+            MVStore found = session.getDatabase().getStore().getMvStore();
+            return found.getFileStore() != null && found.getAutoCommitDelay() == 0 ? found : null;
         }
     }
 

@@ -1,8 +1,10 @@
 package io.seckill.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.seckill.support.FullDisk;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -94,6 +96,37 @@ class H2CompactionIntegrationTests {
     }
 
     @Test
+    void afterAFullDiskClosedTheFileTheFileOpenedAgainIsCompacted() throws SQLException {
+        String url = FullDisk.h2Url(dir.resolve("seckill").toString(), ";WRITE_DELAY=0;RETENTION_TIME=0");
+        DataSource database = open(url);
+        compaction = new H2Compaction(database, url, Duration.ofMillis(20));
+        compaction.start();
+        writeOrders(database, 0, 100);
+
+        // The disk fills up: the writer's next commit cannot be written, and H2 closes the database.
+        FullDisk.fill();
+        try {
+            assertThatThrownBy(() -> writeOrders(database, 100, 1)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Writing to");
+        } finally {
+            FullDisk.free();
+        }
+        assertThatThrownBy(() -> count(keptOpen)).hasMessageContaining("The database has been closed");
+        // Space again: the next connection opens the file anew, as the pool's next one would, and keeps it open.
+        keptOpen.close();
+        keptOpen = database.getConnection();
+
+        // The reopened file's commits are compacted as before the failure, not left a chunk each.
+        writeOrders(database, 101, COMMITS);
+        int[] commits = {101 + COMMITS};
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            writeOrders(database, commits[0]++, 1);
+            return info(database, "CHUNK_COUNT") < COMMITS / 20 && info(database, "CHUNKS_FILL_RATE") >= 80;
+        });
+        assertThat(count(database)).isEqualTo((long) (commits[0] - 1) * ROWS_PER_COMMIT);
+    }
+
+    @Test
     void anH2ThatKeepsItsOwnHousekeepingIsLeftToIt() throws SQLException {
         String url = "jdbc:h2:file:" + dir.resolve("seckill") + ";WRITE_DELAY=500";
         compaction = new H2Compaction(open(url), url, Duration.ofMillis(20));
@@ -169,7 +202,13 @@ class H2CompactionIntegrationTests {
     }
 
     private static long count(DataSource database) throws SQLException {
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement();
+        try (Connection connection = database.getConnection()) {
+            return count(connection);
+        }
+    }
+
+    private static long count(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM orders")) {
             rows.next();
             return rows.getLong(1);
