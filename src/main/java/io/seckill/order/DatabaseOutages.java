@@ -9,10 +9,13 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.MVStoreException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Tells a database outage from a failure of one order, for everything that must not turn an outage into dead
@@ -24,7 +27,9 @@ import org.springframework.stereotype.Component;
  * (SQLSTATE 25006), serialization failures and deadlocks (40001, 40P01), insufficient resources such as a full
  * disk (class 53), statement and lock timeouts (57014, 55P03, HYT00, HYT01), an administrator shutting the server
  * down (57P01..57P05) and lost connections (class 08). The SQLSTATE is looked for along the whole cause chain:
- * Spring's translation may wrap it in a type that says nothing (UncategorizedSQLException).
+ * Spring's translation may wrap it in a type that says nothing (UncategorizedSQLException). The embedded H2 file
+ * says its disk is full with a "General error" whose cause is its store's failure to write; it closes the file then,
+ * and opens it again for the next connection once there is room.
  *
  * <p>It remembers when it last recognised an outage, and when the sweeper last wrote: the sweeper stops counting
  * deliveries while writes fail, and the order lookup answers 503 at once while connections are refused instead of
@@ -38,6 +43,8 @@ public class DatabaseOutages {
     private static final Set<String> OUTAGE_STATES = Set.of("25006", "40001", "40P01", "55P03", "57014", "HYT00",
             "HYT01");
     private static final Set<String> OUTAGE_CLASSES = Set.of("08", "53", "57P");
+    /** H2's file store could not write (a full disk), or has been closed since. */
+    private static final Set<Integer> H2_STORE_OUTAGES = Set.of(DataUtils.ERROR_WRITING_FAILED, DataUtils.ERROR_CLOSED);
 
     private volatile long lastOutage = NEVER;
     private volatile long lastRefusedConnection = NEVER;
@@ -87,6 +94,13 @@ public class DatabaseOutages {
         for (Throwable cause = failure; cause != null && seen.size() < MAX_CAUSES && seen.add(cause);
                 cause = next(cause)) {
             Kind here = kindOf(cause);
+            // A rollback that failed after the transaction's own failure: Spring keeps that one beside the rollback's,
+            // not as its cause (a connection the pool closed under it says only "Connection is closed").
+            if (cause instanceof TransactionSystemException rollback && rollback.getApplicationException() != null
+                    && seen.add(rollback.getApplicationException())) {
+                Kind original = classify(rollback.getApplicationException());
+                here = original.compareTo(here) > 0 ? original : here;
+            }
             if (here == Kind.CONNECTION) {
                 return here;
             }
@@ -120,7 +134,8 @@ public class DatabaseOutages {
                 return Kind.STATEMENT;
             }
         }
-        if (failure instanceof SQLTransientException || failure instanceof TransientDataAccessException) {
+        if (failure instanceof SQLTransientException || failure instanceof TransientDataAccessException
+                || failure instanceof MVStoreException store && H2_STORE_OUTAGES.contains(store.getErrorCode())) {
             return Kind.STATEMENT;
         }
         return Kind.NONE;
