@@ -113,8 +113,10 @@ class SaleViewIntegrationTests {
             redis.opsForHash().get(keys.voucher(voucher), "marker-of-the-test");
 
             await().atMost(SETTLED).until(() -> monitor.commandsNaming("marker-of-the-test") > 0);
-            assertThat(monitor.commandsNaming(keys.voucher(voucher))).as("commands naming the voucher's hash")
-                    .isEqualTo(1);
+            // No admission script ran for any of them. (The stock gauges of both instances read the hash every 5 s,
+            // which a slow machine's 51 requests may overlap.)
+            assertThat(monitor.scriptsNaming(keys.voucher(voucher))).as("scripts run on the voucher's hash")
+                    .isZero();
         }
         assertThat(second().api().order(voucher, buyer()).header("Retry-After")).isNull();
         new Invariants(redis, jdbc, keys).assertHold(voucher, 1);

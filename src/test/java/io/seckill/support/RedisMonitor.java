@@ -2,6 +2,7 @@ package io.seckill.support;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -48,6 +49,13 @@ public final class RedisMonitor implements AutoCloseable {
     public long commandsNaming(String key) {
         String quoted = "\"" + key + "\"";
         return lines.stream().filter(line -> line.contains(quoted)).count();
+    }
+
+    /** The scripts run so far ({@code EVALSHA}, {@code EVAL}) that name this key. */
+    public long scriptsNaming(String key) {
+        String quoted = "\"" + key + "\"";
+        return lines.stream().filter(line -> line.contains(quoted)).map(line -> line.toLowerCase(Locale.ROOT))
+                .filter(line -> line.contains("] \"evalsha\"") || line.contains("] \"eval\"")).count();
     }
 
     @Override
