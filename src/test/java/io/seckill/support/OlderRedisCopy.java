@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.seckill.config.EmbeddedRedis;
 import io.seckill.redis.RedisKeys;
+import io.seckill.support.ApiClient.Answer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ public final class OlderRedisCopy {
         // The same data back: once Redis has loaded it (or the state check rebuilt it), the sale goes on.
         await().atMost(DEADLINE).ignoreExceptions().until(() -> holds(voucher, 7));
 
-        api.orderAccepted(voucher, 4, 5, 6);
+        orderAcceptedAfterRebuilds(voucher, 4, 5, 6);
         await().atMost(DEADLINE).until(() -> rows(voucher) == 6 && quiet(voucher));
 
         // The copy back in place: Redis says 7 remain and knows buyers 1–3 only.
@@ -67,7 +68,7 @@ public final class OlderRedisCopy {
         for (long buyer = 1; buyer <= 6; buyer++) {
             assertThat(api.order(voucher, buyer).code()).as("buyer %d", buyer).isEqualTo("ALREADY_ORDERED");
         }
-        api.orderAccepted(voucher, 7, 8, 9, 10);
+        orderAcceptedAfterRebuilds(voucher, 7, 8, 9, 10);
         assertThat(api.order(voucher, 11).code()).isEqualTo("SOLD_OUT");
         await().atMost(DEADLINE).until(() -> rows(voucher) == 10 && quiet(voucher));
 
@@ -76,6 +77,25 @@ public final class OlderRedisCopy {
         Invariants.Ledger ledger = new Invariants(redis, jdbc, keys).assertHold(voucher, 10);
         assertThat(ledger.deadLetters()).isZero();
         assertThat(ledger.remaining()).isZero();
+    }
+
+    /**
+     * Orders one unit for each buyer as a buyer told {@code Retry-After} would: again after a 503 VOUCHER_REBUILDING,
+     * which changes nothing. The state check surveys a restarted Redis (another {@code run_id}) against the database
+     * and the streams while these orders come in, and may find them counted on one side only for a moment: it
+     * rebuilds the voucher then, which is safe and brief, and a busy machine's slower survey overlaps the orders.
+     */
+    private void orderAcceptedAfterRebuilds(long voucher, long... buyers) {
+        for (long buyer : buyers) {
+            await().atMost(DEADLINE).until(() -> {
+                Answer answer = api.order(voucher, buyer);
+                if (answer.status() == 503 && "VOUCHER_REBUILDING".equals(answer.code())) {
+                    return false;
+                }
+                assertThat(answer.status()).as("buyer %d: %s", buyer, answer.body()).isEqualTo(202);
+                return true;
+            });
+        }
     }
 
     /**
