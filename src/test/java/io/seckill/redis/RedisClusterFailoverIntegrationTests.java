@@ -22,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.camel.test.spring.junit5.CamelSpringBootTest;
@@ -101,20 +100,8 @@ class RedisClusterFailoverIntegrationTests {
             cluster.kill(master);
             killedAt = System.nanoTime();
             // Meanwhile a new buyer is refused at once (the client rejects commands for a node it is not connected
-            // to) and readiness is DOWN: asked here, and heard from the crowd's buyers and its probe as well: on a
-            // busy machine (two test JVMs on two cores) one asker alone may answer too seldom to fall into the outage.
-            Set<String> down = ConcurrentHashMap.newKeySet();
-            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-                int order = crowd.orderStatus();
-                int readiness = api.get("/actuator/health/readiness").status();
-                if (order == 503 || crowd.answeredSince(killedAt, 503)) {
-                    down.add("new buyer 503");
-                }
-                if (readiness != 200 || crowd.probedSince(killedAt, 503)) {
-                    down.add("readiness DOWN");
-                }
-                assertThat(down).as("last order %d, last readiness %d", order, readiness).hasSize(2);
-            });
+            // to) and readiness is DOWN.
+            crowd.awaitOutageHeard(killedAt, DEADLINE);
             // INFO replication of the replica: role:master once the other masters voted for it
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> cluster.isMaster(replica));
             promotedAt = System.nanoTime();

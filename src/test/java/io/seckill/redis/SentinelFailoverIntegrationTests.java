@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -97,21 +96,8 @@ class SentinelFailoverIntegrationTests {
             int oldMaster = REDIS.killMaster();
             long killedAt = System.nanoTime();
             // Meanwhile a new buyer is refused at once (the crowd's own requests may be waiting for their command,
-            // which the client sends again once it has a master) and readiness is DOWN. Asked here, between the
-            // kill and the promotion, and heard from the crowd's buyers and its probe every 50 ms as well: on a busy
-            // machine (two test JVMs on two cores) one asker alone may answer too seldom to fall into the outage.
-            Set<String> down = ConcurrentHashMap.newKeySet();
-            await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
-                int order = crowd.orderStatus();
-                int readiness = api.get("/actuator/health/readiness").status();
-                if (order == 503 || crowd.answeredSince(killedAt, 503)) {
-                    down.add("new buyer 503");
-                }
-                if (readiness == 503 || crowd.probedSince(killedAt, 503)) {
-                    down.add("readiness 503");
-                }
-                assertThat(down).as("last order %d, last readiness %d", order, readiness).hasSize(2);
-            });
+            // which the client sends again once it has a master) and readiness is DOWN.
+            crowd.awaitOutageHeard(killedAt, DEADLINE);
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> REDIS.masterPort() != oldMaster);
             long promotedMillis = millisSince(killedAt);
             long acceptedAtPromotion = crowd.accepted();

@@ -1,10 +1,13 @@
 package io.seckill.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.ApiClient.Answer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -126,15 +129,30 @@ public final class OrderingCrowd implements AutoCloseable {
         return byOutcome;
     }
 
-    /** Whether a buyer's request was answered with this status after {@code sinceNanos} ({@link System#nanoTime}). */
-    public boolean answeredSince(long sinceNanos, int status) {
-        return replies.values().stream().anyMatch(reply -> reply.answer() != null
-                && reply.answer().status() == status && reply.answeredNanos() - sinceNanos > 0);
+    /**
+     * Waits until, after {@code sinceNanos} ({@link System#nanoTime}: the moment Redis was killed), a new buyer was
+     * refused 503 and readiness answered 503. Asked here every 20 ms, and heard from the crowd's buyers and its probe
+     * as well: on a busy machine one asker alone may answer too seldom to fall into an outage of a few seconds.
+     */
+    public void awaitOutageHeard(long sinceNanos, Duration deadline) {
+        Set<String> heard = ConcurrentHashMap.newKeySet();
+        await().atMost(deadline).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            int order = orderStatus();
+            int ready = api.get("/actuator/health/readiness").status();
+            if (order == 503 || answeredSince(sinceNanos, 503)) {
+                heard.add("new buyer 503");
+            }
+            if (ready == 503 || readiness.stream().anyMatch(probe -> probe.status() == 503
+                    && probe.answeredNanos() - sinceNanos > 0)) {
+                heard.add("readiness 503");
+            }
+            assertThat(heard).as("last order %d, last readiness %d", order, ready).hasSize(2);
+        });
     }
 
-    /** Whether a readiness probe was answered with this status after {@code sinceNanos} ({@link System#nanoTime}). */
-    public boolean probedSince(long sinceNanos, int status) {
-        return readiness.stream().anyMatch(probe -> probe.status() == status && probe.answeredNanos() - sinceNanos > 0);
+    private boolean answeredSince(long sinceNanos, int status) {
+        return replies.values().stream().anyMatch(reply -> reply.answer() != null
+                && reply.answer().status() == status && reply.answeredNanos() - sinceNanos > 0);
     }
 
     /** The requests that got no HTTP answer. */
