@@ -78,8 +78,8 @@ public class WarmUp {
     private static final int CHUNK = 1000;
     private static final long[] VOUCHERS = {WarmUpRequests.ON_SALE, WarmUpRequests.SOLD_OUT, WarmUpRequests.OPENING};
     private static final String HOST = "127.0.0.1";
-    /** Each of the opening voucher's sales: its units, and how long after it is set up it starts. */
-    private static final String OPENING_STOCK = "100";
+    /** Each of the opening voucher's sales: at most this many units, and how long after it is set up it starts. */
+    private static final long OPENING_MAX_STOCK = 100;
     private static final long OPENING_DELAY_MILLIS = 300;
 
     private final WarmUpProperties properties;
@@ -224,24 +224,35 @@ public class WarmUp {
         redis.opsForHash().putAll(keys.voucher(WarmUpRequests.ON_SALE),
                 Map.of("stock", Long.toString(STOCK), "beginAt", "0"));
         redis.opsForHash().putAll(keys.voucher(WarmUpRequests.SOLD_OUT), Map.of("stock", "0", "beginAt", "0"));
-        openSale();
+        openSale(OPENING_MAX_STOCK);
     }
 
     /**
-     * The opening voucher's next sale: {@value #OPENING_STOCK} units from {@value #OPENING_DELAY_MILLIS} ms from now by
-     * Redis's clock (the one the script judges the window by), forgotten by the sale view as a voucher whose units
-     * came back is.
+     * The opening voucher's next sale: {@code units} units from {@value #OPENING_DELAY_MILLIS} ms from now by Redis's
+     * clock (the one the script judges the window by), forgotten by the sale view as a voucher whose units came back
+     * is.
      *
      * @return whether the sale before it sold out
      */
-    private boolean openSale() {
+    private boolean openSale(long units) {
         String voucher = keys.voucher(WarmUpRequests.OPENING);
         Object left = redis.opsForHash().get(voucher, "stock");
         Long now = redis.execute((RedisCallback<Long>) connection -> connection.serverCommands().time());
         redis.opsForHash().putAll(voucher,
-                Map.of("stock", OPENING_STOCK, "beginAt", Long.toString(now + OPENING_DELAY_MILLIS)));
+                Map.of("stock", Long.toString(units), "beginAt", Long.toString(now + OPENING_DELAY_MILLIS)));
         saleView.changed(WarmUpRequests.OPENING);
         return "0".equals(left);
+    }
+
+    /**
+     * The units of an opening sale for a warm-up that answered {@code lastSecondRate} requests in its last second: a
+     * quarter of them go to the opening voucher, whose sale is on for the last 700 ms of the second, so it meets about
+     * a sixth of that rate; half of it sells the sale out half-way, so its SOLD_OUT answers are rehearsed too (a
+     * starved warm-up on a slow machine, 460 requests a second, never sold out sales of 100). At most
+     * {@value #OPENING_MAX_STOCK}, at least one.
+     */
+    static long openingStock(long lastSecondRate) {
+        return Math.max(1, Math.min(OPENING_MAX_STOCK, lastSecondRate / 12));
     }
 
     private record Driven(long requests, double seconds, long lastSecondRate, long sales) {}
@@ -265,13 +276,13 @@ public class WarmUp {
             long sales = 0;
             while (elapsed < maxNanos && (elapsed < minNanos || settled < SETTLED_SECONDS)) {
                 Thread.sleep(1000);
-                if (openSale()) {
-                    sales++;
-                }
                 elapsed = System.nanoTime() - started;
                 long answered = load.answered();
                 lastRate = answered - answeredAtSecond;
                 answeredAtSecond = answered;
+                if (openSale(openingStock(lastRate))) {
+                    sales++;
+                }
                 long compiled = compilerTimed ? compiler.getTotalCompilationTime() : 0;
                 settled = compilerTimed && compiled - compiledAtSecond < SETTLED_COMPILE_MILLIS_PER_SECOND
                         ? settled + 1 : 0;
