@@ -17,7 +17,8 @@ class WarmUpOpeningSaleTests {
 
     @Test
     void aStarvedWarmUpStillSellsEachSaleOutHalfWay() {
-        // 460 requests a second: a warm-up on a slow machine's two busy cores (a test run's); sales of 100 never sold out.
+        // 460 requests a second: a warm-up on a slow machine's two busy cores (a test run's); sales of 100 never sold
+        // out.
         assertThat(WarmUp.openingStock(460)).isPositive().isLessThanOrEqualTo(requestsASaleMeets(460) / 2);
     }
 
