@@ -22,12 +22,14 @@ import org.springframework.validation.annotation.Validated;
  *        {@code server.port}) or {@code netty-http} (Netty on {@code server.port}; the actuator and console on
  *        Tomcat at {@code management-port})
  * @param managementPort Tomcat's port with the {@code netty-http} engine (0: any free port)
+ * @param ioThreads {@code netty-http}: the I/O threads Netty's server and the Redis client share
+ *        ({@link SharedIoThreads}); 0: one per two CPUs, at least one
  */
 @Validated
 @ConfigurationProperties("seckill.api")
 public record ApiProperties(@NotNull DataSize maxBodySize, @NotNull Duration bodyDeadline,
         @NotNull Duration idleTimeout, @Min(1) int maxConnections, @Min(1) int maxPipelinedRequests,
-        @NotNull Engine engine, int managementPort) {
+        @NotNull Engine engine, int managementPort, @Min(0) int ioThreads) {
 
     public enum Engine {
         PLATFORM_HTTP, NETTY_HTTP

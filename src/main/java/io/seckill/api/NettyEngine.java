@@ -1,6 +1,8 @@
 package io.seckill.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -14,10 +16,12 @@ import org.apache.camel.spi.RestConfiguration;
 import org.apache.camel.spring.boot.CamelContextConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.HttpCodeStatusMapper;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.data.redis.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.server.ConfigurableServletWebServerFactory;
 import org.springframework.context.annotation.Bean;
@@ -29,7 +33,8 @@ import org.springframework.core.Ordered;
  * {@code server.port}, each request's route runs on Netty's worker pool and the order route completes when Redis
  * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
  * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of its own become problem+json ({@link NettyRequestGate},
- * {@link NettyProblemAnswers}); what one client may hold is bounded by {@link NettyConnectionLimits}.
+ * {@link NettyProblemAnswers}); what one client may hold is bounded by {@link NettyConnectionLimits}. Netty's server and
+ * the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
@@ -41,6 +46,29 @@ class NettyEngine {
     @Bean
     ApiListener apiListener(@Value("${server.address:0.0.0.0}") String host, @Value("${server.port:8080}") int port) {
         return new ApiListener(host, port != 0 ? port : freePort(host));
+    }
+
+    @Bean(destroyMethod = "close")
+    SharedIoThreads sharedIoThreads(ApiProperties api) {
+        return new SharedIoThreads(SharedIoThreads.count(api.ioThreads(), Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** The server's connections' loops, named in the REST endpoints' {@code workerGroup}; their owner ends them. */
+    @Bean(destroyMethod = "")
+    EventLoopGroup apiIoThreads(SharedIoThreads io) {
+        return io.loops();
+    }
+
+    /**
+     * Lettuce's resources as Boot builds them (its customizers applied), on the shared threads; Boot's own backs off.
+     * Depending on the threads, they are shut down (with the Redis client) before the threads end.
+     */
+    @Bean(destroyMethod = "shutdown")
+    DefaultClientResources lettuceClientResources(SharedIoThreads io,
+            ObjectProvider<ClientResourcesBuilderCustomizer> customizers) {
+        DefaultClientResources.Builder builder = DefaultClientResources.builder();
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.eventLoopGroupProvider(io).build();
     }
 
     @Bean
@@ -76,6 +104,7 @@ class NettyEngine {
                 if (rest.getEndpointProperties() != null) {
                     endpoint.putAll(rest.getEndpointProperties());
                 }
+                endpoint.put("workerGroup", "#apiIoThreads");
                 endpoint.put("decoders", "#nettyRequestGate");
                 // Both just after the response encoder, where answers pass whole and requests come decoded.
                 endpoint.put("encoders", "#nettyProblemAnswers,#nettyConnectionLimits");

@@ -22,7 +22,7 @@ class NettyConnectionLimitsTests {
 
     private final NettyConnectionLimits.Factory limits = new NettyConnectionLimits.Factory(
             new ApiProperties(DataSize.ofKilobytes(16), Duration.ofSeconds(10), Duration.ofSeconds(30), 100,
-                    MAX_PIPELINED, ApiProperties.Engine.NETTY_HTTP, 0),
+                    MAX_PIPELINED, ApiProperties.Engine.NETTY_HTTP, 0, 0),
             new EngineProblemWriter(new ObjectMapper()));
 
     @Test
