@@ -30,4 +30,9 @@ public class BuyerIdentity {
         List<String> values = HttpRequests.headers(request, HEADER);
         return requestIds.positive(values.isEmpty() ? null : String.join(",", values), HEADER);
     }
+
+    /** The same from the header's values, without a refusal: 0 when {@link #of} would refuse them. */
+    static long of(List<String> values) {
+        return values.size() == 1 ? RequestIds.parse(values.get(0)) : 0;
+    }
 }

@@ -99,7 +99,7 @@ final class NettyConnectionLimits extends ChannelDuplexHandler {
     }
 
     /** The end of an answer (a whole response is its own last content); a 100 Continue is none. */
-    private static boolean answered(Object msg) {
+    static boolean answered(Object msg) {
         boolean informational = msg instanceof HttpResponse response
                 && response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
         return msg instanceof LastHttpContent && !informational;

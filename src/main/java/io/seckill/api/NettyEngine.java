@@ -32,9 +32,11 @@ import org.springframework.core.Ordered;
  * The API on Camel's netty-http ({@code seckill.api.engine=netty-http}): the REST DSL's routes are served by Netty at
  * {@code server.port}, each request's route runs on Netty's worker pool and the order route completes when Redis
  * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
- * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of its own become problem+json ({@link NettyRequestGate},
- * {@link NettyProblemAnswers}); what one client may hold is bounded by {@link NettyConnectionLimits}. Netty's server and
- * the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
+ * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of
+ * its own become problem+json ({@link NettyRequestGate}, {@link NettyProblemAnswers}); the refusals this instance
+ * remembers are answered before any route ({@link NettyRememberedRefusals}); what one client may hold is bounded by
+ * {@link NettyConnectionLimits}, and pipelined requests are answered in order ({@link NettyRequestOrder}). Netty's
+ * server and the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
@@ -87,6 +89,17 @@ class NettyEngine {
         return new NettyProblemAnswers.Factory(problems);
     }
 
+    @Bean("nettyRememberedRefusals")
+    NettyRememberedRefusals.Factory nettyRememberedRefusals(OrderPlacement placement, WarmUpRequests warmUps,
+            ObjectMapper json) {
+        return new NettyRememberedRefusals.Factory(placement::remembered, warmUps, json);
+    }
+
+    @Bean("nettyRequestOrder")
+    NettyRequestOrder.Factory nettyRequestOrder() {
+        return new NettyRequestOrder.Factory();
+    }
+
     @Bean("nettyConnectionLimits")
     NettyConnectionLimits.Factory nettyConnectionLimits(ApiProperties api, EngineProblemWriter problems) {
         return new NettyConnectionLimits.Factory(api, problems);
@@ -106,8 +119,10 @@ class NettyEngine {
                 }
                 endpoint.put("workerGroup", "#apiIoThreads");
                 endpoint.put("decoders", "#nettyRequestGate");
-                // Both just after the response encoder, where answers pass whole and requests come decoded.
-                endpoint.put("encoders", "#nettyProblemAnswers,#nettyConnectionLimits");
+                // Just after the response encoder, where answers pass whole and requests come decoded; in this order
+                // (the refusals from memory get one request at a time and write their answers through the others).
+                endpoint.put("encoders",
+                        "#nettyProblemAnswers,#nettyConnectionLimits,#nettyRequestOrder,#nettyRememberedRefusals");
                 // Netty's aggregator answers 413 (made a problem by NettyProblemAnswers) past this, unread.
                 endpoint.put("chunkedMaxContentLength", Long.toString(api.maxBodySize().toBytes()));
                 endpoint.put("headerFilterStrategy", "#apiHeaderFilter");

@@ -96,6 +96,20 @@ public class OrderPlacement {
         });
     }
 
+    /**
+     * The answer this instance remembers for an order ({@code POST path}, the ids read as {@link #place} reads them),
+     * counted as {@link #place} counts its answers; null when only the admission script can tell. For an engine that
+     * answers it before the route runs ({@link NettyRememberedRefusals}): what the route would answer, without it.
+     */
+    Problem remembered(long voucherId, long userId, boolean warmUp, String path) {
+        Refusal refusal = admission.remembered(voucherId, userId, warmUp);
+        if (refusal == null) {
+            return null;
+        }
+        (warmUp ? warmUpMetrics : metrics).answered(AdmissionMetrics.ROUTE_ID, ProblemCode.of(refusal.reason()));
+        return ProblemResponses.problem(refusal, path);
+    }
+
     private void refuse(Exchange exchange, Refusal refusal, AdmissionMetrics counting) {
         try {
             problems.refuse(exchange, refusal, counting);

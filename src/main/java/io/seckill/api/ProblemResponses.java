@@ -93,6 +93,11 @@ public class ProblemResponses {
         if (refusal.challenge() != null) {
             exchange.getMessage().setHeader("WWW-Authenticate", refusal.challenge());
         }
+        return problem(refusal, path);
+    }
+
+    /** A refusal's body; its Retry-After and WWW-Authenticate, if it has them, are the caller's to answer. */
+    static Problem problem(Refusal refusal, String path) {
         return Problem.of(ProblemCode.of(refusal.reason()), refusal.getMessage(), path);
     }
 

@@ -49,11 +49,12 @@ public class WarmUpRequests {
 
     /** Whether this order request is the warm-up's own: one of its vouchers, and its token in the HTTP header. */
     public boolean isWarmUp(Exchange exchange, long voucherId) {
-        if (voucherId < OPENING) {
-            return false;
-        }
-        List<String> values = HttpRequests.headers(exchange, HEADER);
-        return values.size() == 1 && carriesToken(values.get(0));
+        return voucherId >= OPENING && isWarmUp(HttpRequests.headers(exchange, HEADER), voucherId);
+    }
+
+    /** The same, given the request's {@value #HEADER} values. */
+    public boolean isWarmUp(List<String> warmUpHeaders, long voucherId) {
+        return voucherId >= OPENING && warmUpHeaders.size() == 1 && carriesToken(warmUpHeaders.get(0));
     }
 
     private boolean carriesToken(String value) {

@@ -75,16 +75,28 @@ public class OrderAdmission {
      * path a buyer's order takes, compiled before the first buyer's.
      */
     public CompletableFuture<OrderAccepted> admit(long voucherId, long userId, String clientAddress, boolean warmUp) {
-        AdmissionOutcome remembered = saleView.refusal(voucherId, userId);
+        Refusal remembered = remembered(voucherId, userId, warmUp);
         if (remembered != null) {
-            if (!warmUp) {
-                rememberedRefusals.increment();
-            }
-            return CompletableFuture.failedFuture(refusal(remembered, voucherId));
+            return CompletableFuture.failedFuture(remembered);
         }
         SaleView.Ticket ticket = saleView.ticket(voucherId);
         return attempt(new Request(voucherId, userId, orderIds.next(), clientAddress, warmUp, ticket),
                 MAX_ATTEMPTS, false);
+    }
+
+    /**
+     * The refusal this instance remembers for the order ({@link SaleView}), counted in
+     * {@code seckill.admissions.remembered} unless it is the warm-up's; null when only the script can tell.
+     */
+    public Refusal remembered(long voucherId, long userId, boolean warmUp) {
+        AdmissionOutcome remembered = saleView.refusal(voucherId, userId);
+        if (remembered == null) {
+            return null;
+        }
+        if (!warmUp) {
+            rememberedRefusals.increment();
+        }
+        return refusal(remembered, voucherId);
     }
 
     /** One order request through its attempts: the same orderId each time, until one is answered. */

@@ -1,6 +1,5 @@
 package io.seckill.refusal;
 
-import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
@@ -10,25 +9,37 @@ import org.springframework.stereotype.Component;
 @Component("requestIds")
 public class RequestIds {
 
-    private static final Pattern DIGITS = Pattern.compile("[0-9]+");
-
     public long positive(String value, String name) {
         if (value == null || value.isBlank()) {
             throw Refusal.invalid(name + " is missing");
         }
-        if (!DIGITS.matcher(value).matches()) {
-            throw notAnId(value, name);
-        }
-        long id;
-        try {
-            id = Long.parseLong(value);
-        } catch (NumberFormatException beyond64Bits) {
-            throw notAnId(value, name);
-        }
+        long id = parse(value);
         if (id == 0) {
             throw notAnId(value, name);
         }
         return id;
+    }
+
+    /**
+     * The same reading without a refusal, for a caller that passes what it cannot read on to {@link #positive}.
+     *
+     * @return the id, or 0 when {@code value} is none
+     */
+    public static long parse(String value) {
+        if (value == null || value.isEmpty()) {
+            return 0;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return 0;
+            }
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException beyond64Bits) {
+            return 0;
+        }
     }
 
     private static Refusal notAnId(String value, String name) {

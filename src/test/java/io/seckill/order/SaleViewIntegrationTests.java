@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.jdbc.DataSourceProperties;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -64,6 +65,9 @@ class SaleViewIntegrationTests {
     @Autowired
     RedisKeys keys;
 
+    @Value("${seckill.api.engine}")
+    String engine;
+
     @Autowired
     @Qualifier("saleViewSubscription")
     RedisMessageListenerContainer subscription;
@@ -75,6 +79,7 @@ class SaleViewIntegrationTests {
     static void stopTheSecondInstance() {
         if (secondInstance != null) {
             secondInstance.close();
+            secondInstance = null;
         }
     }
 
@@ -85,9 +90,12 @@ class SaleViewIntegrationTests {
         return secondInstance;
     }
 
+    /** On this instance's engine (the refusals from memory are answered before the routes on netty-http). */
     private InProcessService startTheSecondInstance() {
         return InProcessService.start(new String[] {"test"}, SharedEmbeddedRedis.serviceProperties(embeddedRedis,
                 Map.of("spring.datasource.url", dataSource.getUrl(),
+                        "seckill.api.engine", engine,
+                        "seckill.api.management-port", "0",
                         "seckill.stream.consumer-name", "second-instance",
                         "seckill.order.payment-timeout", "2s",
                         "seckill.redis.state-check.check-period", "1h",

@@ -1,0 +1,164 @@
+package io.seckill.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.seckill.redis.RedisKeys;
+import io.seckill.support.ApiClient;
+import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.Invariants;
+import io.seckill.support.OnNettyEngine;
+import io.seckill.support.SeckillIntegrationTest;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.apache.camel.CamelContext;
+import org.apache.camel.api.management.ManagedCamelContext;
+import org.apache.camel.api.management.mbean.ManagedRouteMBean;
+import org.apache.camel.test.spring.junit5.DisableJmx;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * On the netty-http engine an order this instance remembers the refusal of is answered before any route, word for
+ * word as the order route answers it, and counted as the route counts it; pipelined requests keep their order.
+ */
+@SeckillIntegrationTest
+@OnNettyEngine
+@DisableJmx(false)
+class NettyRememberedRefusalsIntegrationTests {
+
+    private static final Duration SETTLED = Duration.ofSeconds(30);
+    private static final AtomicLong BUYERS = new AtomicLong(5000);
+
+    @Autowired
+    ApiClient api;
+
+    @Autowired
+    CamelContext camel;
+
+    @Autowired
+    MeterRegistry registry;
+
+    @Autowired
+    StringRedisTemplate redis;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    RedisKeys keys;
+
+    @Test
+    void aRememberedSoldOutIsAnsweredAsTheRouteAnswersItWithoutRunningTheRoute() {
+        long voucher = api.createVoucher(1);
+        api.orderAccepted(voucher, buyer());
+        String refused = order(voucher, buyer());
+        // The first refusal runs the route (and the script); then the voucher's buyers are copied and it is known.
+        Answer byTheRoute = api.raw(refused);
+        assertThat(byTheRoute.code()).isEqualTo("SOLD_OUT");
+        await().atMost(SETTLED).until(() -> {
+            double before = remembered();
+            api.raw(refused);
+            return remembered() > before;
+        });
+        long routed = settledExchanges();
+        double soldOut = counted("sold_out");
+        double remembered = remembered();
+
+        for (int i = 0; i < 20; i++) {
+            assertThat(api.raw(refused)).as("the same status, headers and body as the route's").isEqualTo(byTheRoute);
+        }
+        // One order the route must answer (another voucher's) marks the end of the twenty in the route's count.
+        api.orderAccepted(api.createVoucher(1), buyer());
+
+        assertThat(settledExchanges()).as("exchanges of the route " + AdmissionMetrics.ROUTE_ID).isEqualTo(routed + 1);
+        assertThat(counted("sold_out")).isEqualTo(soldOut + 20);
+        assertThat(remembered()).isEqualTo(remembered + 20);
+        new Invariants(redis, jdbc, keys).assertHold(voucher, 1);
+    }
+
+    @Test
+    void aWinnerClickingAgainHearsAlreadyOrderedFromMemoryOnAKeptAliveConnection() {
+        long voucher = api.createVoucher(1);
+        long winner = buyer();
+        api.orderAccepted(voucher, winner);
+        await().atMost(SETTLED).until(() -> {
+            double before = remembered();
+            assertThat(api.order(voucher, buyer()).code()).isEqualTo("SOLD_OUT");
+            return remembered() > before;
+        });
+        long routed = settledExchanges();
+
+        Answer again = api.order(voucher, winner);
+        Answer loser = api.order(voucher, buyer());
+        api.orderAccepted(api.createVoucher(1), buyer());
+
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.code()).isEqualTo("ALREADY_ORDERED");
+        assertThat(again.json().get("instance").asText()).isEqualTo("/api/vouchers/" + voucher + "/orders");
+        assertThat(loser.code()).isEqualTo("SOLD_OUT");
+        assertThat(settledExchanges()).isEqualTo(routed + 1);
+    }
+
+    @Test
+    void pipelinedOrdersAreAnsweredInTheOrderTheyCame() throws Exception {
+        long soldOut = api.createVoucher(1);
+        api.orderAccepted(soldOut, buyer());
+        await().atMost(SETTLED).until(() -> {
+            double before = remembered();
+            api.order(soldOut, buyer());
+            return remembered() > before;
+        });
+        long onSale = api.createVoucher(1000);
+
+        // The refusal from memory, sent right behind an order that waits for Redis, must not overtake it.
+        for (int i = 0; i < 20; i++) {
+            String pipelined = order(onSale, buyer()).replace("Connection: close\r\n", "")
+                    + order(soldOut, buyer()).replace("Connection: close\r\n", "") + order(onSale, buyer());
+            try (Socket connection = api.open(pipelined)) {
+                String answers = new String(connection.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(Pattern.compile("HTTP/1\\.1 (\\d{3})").matcher(answers).results().map(m -> m.group(1)))
+                        .as(answers).containsExactly("202", "409", "202");
+            }
+        }
+    }
+
+    /** The order route's exchanges once none is in flight (an exchange is counted once its answer is written). */
+    private long settledExchanges() {
+        ManagedRouteMBean route = camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class)
+                .getManagedRoute(AdmissionMetrics.ROUTE_ID);
+        long[] total = new long[1];
+        await().atMost(SETTLED).until(() -> {
+            long before = route.getExchangesTotal();
+            if (route.getExchangesInflight() != 0) {
+                return false;
+            }
+            total[0] = before;
+            return route.getExchangesTotal() == before;
+        });
+        return total[0];
+    }
+
+    private double counted(String outcome) {
+        return registry.get("seckill.admissions").tag("outcome", outcome).counter().count();
+    }
+
+    private double remembered() {
+        return registry.get("seckill.admissions.remembered").counter().count();
+    }
+
+    private static String order(long voucher, long buyer) {
+        return "POST /api/vouchers/" + voucher + "/orders HTTP/1.1\r\nHost: localhost\r\nX-User-Id: " + buyer
+                + "\r\nConnection: close\r\n\r\n";
+    }
+
+    private static long buyer() {
+        return BUYERS.incrementAndGet();
+    }
+}
