@@ -16,9 +16,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.apache.camel.CamelContext;
-import org.apache.camel.api.management.ManagedCamelContext;
-import org.apache.camel.api.management.mbean.ManagedRouteMBean;
-import org.apache.camel.test.spring.junit5.DisableJmx;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -30,7 +27,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 @SeckillIntegrationTest
 @OnNettyEngine
-@DisableJmx(false)
 class NettyRememberedRefusalsIntegrationTests {
 
     private static final Duration SETTLED = Duration.ofSeconds(30);
@@ -129,20 +125,25 @@ class NettyRememberedRefusalsIntegrationTests {
         }
     }
 
-    /** The order route's exchanges once none is in flight (an exchange is counted once its answer is written). */
+    /**
+     * The order route's exchanges as Prometheus shows them ({@code camel_exchanges_total}), once none is in flight
+     * and the count holds still (an exchange is counted as its answer goes out).
+     */
     private long settledExchanges() {
-        ManagedRouteMBean route = camel.getCamelContextExtension().getContextPlugin(ManagedCamelContext.class)
-                .getManagedRoute(AdmissionMetrics.ROUTE_ID);
         long[] total = new long[1];
-        await().atMost(SETTLED).until(() -> {
-            long before = route.getExchangesTotal();
-            if (route.getExchangesInflight() != 0) {
-                return false;
-            }
+        await().atMost(SETTLED).pollInterval(Duration.ofMillis(50)).until(() -> {
+            long before = exchanges();
+            boolean settled = camel.getInflightRepository().size(AdmissionMetrics.ROUTE_ID) == 0
+                    && exchanges() == before && total[0] == before;
             total[0] = before;
-            return route.getExchangesTotal() == before;
+            return settled;
         });
         return total[0];
+    }
+
+    private long exchanges() {
+        return (long) api.asOperator().prometheus().sum("camel_exchanges_total",
+                "routeId=\"" + AdmissionMetrics.ROUTE_ID + "\"");
     }
 
     private double counted(String outcome) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 
@@ -31,6 +32,9 @@ class MetricsIntegrationTests {
 
     @Autowired
     Stores stores;
+
+    @Value("${seckill.api.engine}")
+    String engine;
 
     @Test
     void prometheusCountsEveryAnswerEveryWriteAndTheDeadLetter() {
@@ -72,13 +76,15 @@ class MetricsIntegrationTests {
         assertThat(metrics.value("seckill_admissions_total{outcome=\"ended\"}")).isEqualTo(1);
         assertThat(metrics.value("seckill_admissions_total{outcome=\"rate_limited\"}")).isZero();
         // A refusal is the answer the intake exists to give, not a failure of its route: Camel's failure counters
-        // keep to what went wrong.
-        assertThat(metrics.sum("camel_exchanges_succeeded_total", "routeId=\"place-order\"")).isEqualTo(9);
+        // keep to what went wrong. On netty-http a refusal from memory (here the ALREADY_ORDERED, once the sold-out
+        // voucher's buyers are copied) is answered before any route: no exchange of the route.
+        double routed = 9 - ("netty-http".equals(engine) ? metrics.value("seckill_admissions_remembered_total") : 0);
+        assertThat(metrics.sum("camel_exchanges_succeeded_total", "routeId=\"place-order\"")).isEqualTo(routed);
         assertThat(metrics.sum("camel_exchanges_failures_handled_total", "routeId=\"place-order\"")).isZero();
         assertThat(metrics.sum("camel_exchanges_failed_total", "routeId=\"place-order\"")).isZero();
-        assertThat(metrics.sum("camel_exchanges_total", "routeId=\"place-order\"")).isEqualTo(9);
+        assertThat(metrics.sum("camel_exchanges_total", "routeId=\"place-order\"")).isEqualTo(routed);
         // Each exchange timed (io.seckill.monitoring.RouteMetrics keeps camel-micrometer's meters), the writer's too.
-        assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"place-order\"")).isEqualTo(9);
+        assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"place-order\"")).isEqualTo(routed);
         assertThat(metrics.sum("camel_route_policy_seconds_sum", "routeId=\"place-order\"")).isPositive();
         assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"write-orders\"")).isPositive();
         assertThat(metrics.sum("app_info", "camel_version=\"4.17.0\"")).isEqualTo(1);
