@@ -35,9 +35,9 @@ class NettyRememberedRefusalsTests {
     private final NettyRememberedRefusals.Factory refusals = new NettyRememberedRefusals.Factory(
             (voucherId, userId, warmUp, path) -> {
                 asked.add(voucherId + "/" + userId + "/" + warmUp);
+                Refusal soldOut = new Refusal(Reason.SOLD_OUT, "Voucher " + voucherId + " is sold out");
                 return voucherId == SOLD_OUT || voucherId == WarmUpRequests.SOLD_OUT
-                        ? ProblemResponses.problem(new Refusal(Reason.SOLD_OUT, "Voucher " + voucherId + " is sold out"),
-                                path)
+                        ? ProblemResponses.problem(soldOut, path)
                         : null;
             }, warmUps, json);
 
@@ -114,8 +114,8 @@ class NettyRememberedRefusalsTests {
         for (HttpRequest request : requests) {
             EmbeddedChannel channel = new EmbeddedChannel(refusals.newChannelHandler());
             channel.writeInbound(request, LastHttpContent.EMPTY_LAST_CONTENT);
-            assertThat((Object) channel.readInbound()).as(request.method() + " " + request.uri() + " " + request.headers())
-                    .isSameAs(request);
+            assertThat((Object) channel.readInbound())
+                    .as(request.method() + " " + request.uri() + " " + request.headers()).isSameAs(request);
             assertThat((Object) channel.readOutbound()).isNull();
             channel.finishAndReleaseAll();
         }
