@@ -30,17 +30,22 @@ final class EngineProblemWriter {
         String path = request == null || request.path() == null ? null : EngineProblems.echo(request.path());
         String said = detail != null ? detail : EngineProblems.detail(status, request == null ? null : request.method(),
                 path, request == null ? null : request.contentType(), null, null);
+        return answer(Problem.forStatus(status, said, path), HttpHeaderValues.CLOSE);
+    }
+
+    /** A problem as a complete answer, with this Connection header. */
+    FullHttpResponse answer(Problem problem, CharSequence connection) {
         byte[] body;
         try {
-            body = json.writeValueAsBytes(Problem.forStatus(status, said, path));
+            body = json.writeValueAsBytes(problem);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-        FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
-                Unpooled.wrappedBuffer(body));
-        answer.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(problem.status()), Unpooled.wrappedBuffer(body));
+        answer.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                .set(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                .set(HttpHeaderNames.CONNECTION, connection);
         return answer;
     }
 }

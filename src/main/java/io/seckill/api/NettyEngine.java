@@ -91,8 +91,8 @@ class NettyEngine {
 
     @Bean("nettyRememberedRefusals")
     NettyRememberedRefusals.Factory nettyRememberedRefusals(OrderPlacement placement, WarmUpRequests warmUps,
-            ObjectMapper json) {
-        return new NettyRememberedRefusals.Factory(placement::remembered, warmUps, json);
+            EngineProblemWriter problems) {
+        return new NettyRememberedRefusals.Factory(placement::remembered, warmUps, problems);
     }
 
     @Bean("nettyRequestOrder")

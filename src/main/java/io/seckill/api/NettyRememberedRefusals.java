@@ -1,28 +1,20 @@
 package io.seckill.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.seckill.refusal.RequestIds;
-import java.io.UncheckedIOException;
 import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 
 /**
@@ -122,19 +114,8 @@ final class NettyRememberedRefusals extends ChannelInboundHandlerAdapter {
      * (keep-alive when it has none), closed after the answer when that says close.
      */
     private FullHttpResponse response(Problem problem, String connection) {
-        byte[] body;
-        try {
-            body = factory.problems.writeValueAsBytes(problem);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(problem.status()), Unpooled.wrappedBuffer(body));
         closeAfterAnswer = connection != null && HttpHeaderValues.CLOSE.contentEqualsIgnoreCase(connection);
-        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                .set(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                .set(HttpHeaderNames.CONNECTION, connection != null ? connection : HttpHeaderValues.KEEP_ALIVE);
-        return response;
+        return factory.problems.answer(problem, connection != null ? connection : HttpHeaderValues.KEEP_ALIVE);
     }
 
     /** The pipeline's {@code encoders} entry: a handler for each channel. */
@@ -142,13 +123,13 @@ final class NettyRememberedRefusals extends ChannelInboundHandlerAdapter {
 
         private final Memory memory;
         private final WarmUpRequests warmUps;
-        private final ObjectWriter problems;
+        private final EngineProblemWriter problems;
 
         /** @param memory {@link OrderPlacement#remembered} */
-        Factory(Memory memory, WarmUpRequests warmUps, ObjectMapper json) {
+        Factory(Memory memory, WarmUpRequests warmUps, EngineProblemWriter problems) {
             this.memory = memory;
             this.warmUps = warmUps;
-            this.problems = json.writerFor(Problem.class);
+            this.problems = problems;
         }
 
         @Override

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * On the netty-http engine an order this instance remembers the refusal of is answered before any route, word for
@@ -27,6 +28,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 @SeckillIntegrationTest
 @OnNettyEngine
+// Remembered for longer than the test takes: a refusal forgotten after the default 1 s goes to the route again.
+@TestPropertySource(properties = "seckill.sale-view.ttl=5m")
 class NettyRememberedRefusalsIntegrationTests {
 
     private static final Duration SETTLED = Duration.ofSeconds(30);

@@ -39,7 +39,7 @@ class NettyRememberedRefusalsTests {
                 return voucherId == SOLD_OUT || voucherId == WarmUpRequests.SOLD_OUT
                         ? ProblemResponses.problem(soldOut, path)
                         : null;
-            }, warmUps, json);
+            }, warmUps, new EngineProblemWriter(json));
 
     @Test
     void anOrderTheMemoryRefusesIsAnsweredWithoutReachingTheRoutesAndTheConnectionStaysOpen() throws Exception {
