@@ -34,7 +34,8 @@ import org.springframework.core.Ordered;
  * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
  * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of
  * its own become problem+json ({@link NettyRequestGate}, {@link NettyProblemAnswers}); the refusals this instance
- * remembers are answered before any route ({@link NettyRememberedRefusals}); what one client may hold is bounded by
+ * remembers are answered before any route ({@link NettyRememberedRefusals}), and the order placement finds its route
+ * without Camel's path search ({@link NettyApiMultiplexer}); what one client may hold is bounded by
  * {@link NettyConnectionLimits}, and pipelined requests are answered in order ({@link NettyRequestOrder}). Netty's
  * server and the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
  */
@@ -71,6 +72,12 @@ class NettyEngine {
         DefaultClientResources.Builder builder = DefaultClientResources.builder();
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.eventLoopGroupProvider(io).build();
+    }
+
+    /** Camel finds the component of {@code netty-http} URIs by this name before looking for its own. */
+    @Bean("netty-http")
+    NettyApiComponent nettyHttpComponent() {
+        return new NettyApiComponent();
     }
 
     @Bean

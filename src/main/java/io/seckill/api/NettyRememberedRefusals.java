@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import io.seckill.refusal.RequestIds;
 import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 
 /**
@@ -37,9 +36,6 @@ final class NettyRememberedRefusals extends ChannelInboundHandlerAdapter {
     interface Memory {
         Problem remembered(long voucherId, long userId, boolean warmUp, String path);
     }
-
-    private static final String ORDERS = "/api/vouchers/";
-    private static final String ORDERS_END = "/orders";
 
     private final Factory factory;
     /** The answer to the request being received, written once its last content has arrived. */
@@ -89,16 +85,13 @@ final class NettyRememberedRefusals extends ChannelInboundHandlerAdapter {
                 || HttpUtil.isTransferEncodingChunked(request)) {
             return null;
         }
-        String uri = request.uri();
-        int query = uri.indexOf('?');
-        String path = query < 0 ? uri : uri.substring(0, query);
-        if (!path.startsWith(ORDERS) || !path.endsWith(ORDERS_END)
-                || path.length() <= ORDERS.length() + ORDERS_END.length()) {
+        String path = OrderPath.of(request.uri());
+        long voucherId = OrderPath.voucherId(path);
+        if (voucherId == 0) {
             return null;
         }
-        long voucherId = RequestIds.parse(path.substring(ORDERS.length(), path.length() - ORDERS_END.length()));
         long userId = BuyerIdentity.of(request.headers().getAll(BuyerIdentity.HEADER));
-        if (voucherId == 0 || userId == 0) {
+        if (userId == 0) {
             return null;
         }
         boolean warmUp = factory.warmUps.isWarmUp(request.headers().getAll(WarmUpRequests.HEADER), voucherId);
