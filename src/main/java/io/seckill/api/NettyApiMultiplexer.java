@@ -14,9 +14,9 @@ import org.apache.camel.component.netty.http.handlers.HttpServerMultiplexChannel
 /**
  * Camel's netty-http multiplexer, which hands each request on the API's port to the REST route it is for, with the
  * order placement found without Camel's search. Camel (4.17) searches every request anew: for each of the port's
- * consumers it splits the consumer's path and the request's into segments and compares them, which made the largest
- * share of all the memory an order request allocated (JFR allocation samples at the saturated intake,
- * bench/runs/2026-11-28-rest-multiplexer.md), and with it the young collections whose pauses are the POST latency's
+ * consumers it splits the consumer's path and the request's into segments and compares them, about 12 of the 40 KB
+ * an order request allocated at the saturated intake (JFR's allocation figures,
+ * bench/runs/2026-11-28-rest-multiplexer.md), and with them young collections, whose pauses are the POST latency's
  * tail. A POST to {@code /api/vouchers/{id}/orders} whose id is plain digits ({@link OrderPath}) goes straight to the
  * consumer of that path, the one Camel's search finds for it too; every other request is searched as Camel searches.
  */

@@ -8,9 +8,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * No event per exchange. While any event notifier of the context takes exchange events, Camel makes an
- * exchange-sending event for every message sent to an endpoint, just to offer it: 9 % of all the memory an order
- * request allocated (JFR allocation samples at the saturated intake, bench/runs/2026-11-28-rest-multiplexer.md). The
- * service's notifiers take none but do not say so (4.17): camel-micrometer's route meters ({@code camel.routes.added},
+ * exchange-sending event for every message sent to an endpoint, just to offer it (JFR's allocation samples of the
+ * saturated intake found them on the order route, bench/runs/2026-11-28-rest-multiplexer.md). The service's
+ * notifiers take none but do not say so (4.17): camel-micrometer's route meters ({@code camel.routes.added},
  * {@code camel.routes.running}, {@code camel.routes.reloaded}) and camel-spring-boot's, which calls each
  * {@link CamelContextConfiguration#afterApplicationStart} once the context has started. Both are told here, once
  * the context has started; their meters and calls are the same. camel-micrometer's exchange event notifier is off

@@ -30,7 +30,8 @@ class NettyApiMultiplexerTests {
             "POST, http://host:8080/api/vouchers/42/orders, false",
             "POST, /API/vouchers/42/orders, false"})
     void anOrderPlacementIsAPostToTheOrdersOfAVoucherByItsDigits(String method, String uri, boolean placement) {
-        assertThat(NettyApiMultiplexer.isOrderPlacement(
-                new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri))).isEqualTo(placement);
+        DefaultFullHttpRequest request =
+                new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri);
+        assertThat(NettyApiMultiplexer.isOrderPlacement(request)).isEqualTo(placement);
     }
 }
