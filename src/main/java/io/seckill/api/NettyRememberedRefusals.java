@@ -22,7 +22,8 @@ import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
  * the order route would answer it (the same status, headers and problem+json, counted in the same metrics), without
  * an exchange, a route or the hand-off to Camel's worker pool and back. In a sale nearly every request is one of these.
  * Anything else goes on to the routes: an order the memory cannot refuse, a malformed one (the route says what is
- * wrong with it), one with a body, any other request.
+ * wrong with it), one with a body, any other request, and a sixteenth of the NOT_STARTED refusals, which keep the
+ * route's compiled code ready for the sale's start ({@link OrderPlacement#ROUTED_NOT_STARTED}).
  *
  * <p>One per channel, the last of the pipeline's {@code encoders}: after {@link NettyRequestGate} (which answers 503
  * until the API is open), {@link NettyConnectionLimits} and {@link NettyRequestOrder}, which passes a connection's

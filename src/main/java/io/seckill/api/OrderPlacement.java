@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.springframework.stereotype.Component;
@@ -30,6 +31,15 @@ import org.springframework.stereotype.Component;
 public class OrderPlacement {
 
     private static final String WARM_UP_ADDRESS = "warm-up-";
+    /**
+     * One in this many of the NOT_STARTED refusals an engine could answer before the route ({@link #remembered}) is
+     * left to the route, which answers it the same, from the same memory. A sale's flood before its start is all
+     * NOT_STARTED: answered before the route, it never ran the order route's code, and whatever threw C2's code of
+     * the route away after the warm-up (the first request of another kind through the same engine, such as the sale's
+     * own voucher being created) left the route in the JIT's slower profiling code until a second into the sale. A
+     * sixteenth of the flood has it compiled again before the start (bench/runs/2026-11-28-sale-start-deopt.md).
+     */
+    static final int ROUTED_NOT_STARTED = 16;
 
     private final RequestIds requestIds;
     private final BuyerIdentity buyers;
@@ -98,10 +108,15 @@ public class OrderPlacement {
 
     /**
      * The answer this instance remembers for an order ({@code POST path}, the ids read as {@link #place} reads them),
-     * counted as {@link #place} counts its answers; null when only the admission script can tell. For an engine that
-     * answers it before the route runs ({@link NettyRememberedRefusals}): what the route would answer, without it.
+     * counted as {@link #place} counts its answers; null when only the admission script can tell, and for one
+     * NOT_STARTED in {@value #ROUTED_NOT_STARTED}. For an engine that answers it before the route runs
+     * ({@link NettyRememberedRefusals}): what the route would answer, without it.
      */
     Problem remembered(long voucherId, long userId, boolean warmUp, String path) {
+        if (ThreadLocalRandom.current().nextInt(ROUTED_NOT_STARTED) == 0
+                && admission.rememberedNotStarted(voucherId, userId)) {
+            return null;
+        }
         Refusal refusal = admission.remembered(voucherId, userId, warmUp);
         if (refusal == null) {
             return null;

@@ -84,6 +84,11 @@ public class OrderAdmission {
                 MAX_ATTEMPTS, false);
     }
 
+    /** Whether this instance remembers that the voucher's sale has not started yet: a look, counted nowhere. */
+    public boolean rememberedNotStarted(long voucherId, long userId) {
+        return saleView.refusal(voucherId, userId) == AdmissionOutcome.NOT_STARTED;
+    }
+
     /**
      * The refusal this instance remembers for the order ({@link SaleView}), counted in
      * {@code seckill.admissions.remembered} unless it is the warm-up's; null when only the script can tell.
