@@ -77,12 +77,14 @@ class MetricsIntegrationTests {
         assertThat(metrics.value("seckill_admissions_total{outcome=\"rate_limited\"}")).isZero();
         // A refusal is the answer the intake exists to give, not a failure of its route: Camel's failure counters
         // keep to what went wrong. On netty-http a refusal from memory (here the ALREADY_ORDERED, once the sold-out
-        // voucher's buyers are copied) is answered before any route: no exchange of the route.
-        double routed = 9 - ("netty-http".equals(engine) ? metrics.value("seckill_admissions_remembered_total") : 0);
+        // voucher's buyers are copied) is answered before any route, no exchange of the route, or by the route: when
+        // the copy arrived between the engine's look and the route's, or for one NOT_STARTED in 16.
+        double routed = metrics.sum("camel_exchanges_total", "routeId=\"place-order\"");
+        double remembered = metrics.value("seckill_admissions_remembered_total");
+        assertThat(routed).isBetween("netty-http".equals(engine) ? 9 - remembered : 9, 9.0);
         assertThat(metrics.sum("camel_exchanges_succeeded_total", "routeId=\"place-order\"")).isEqualTo(routed);
         assertThat(metrics.sum("camel_exchanges_failures_handled_total", "routeId=\"place-order\"")).isZero();
         assertThat(metrics.sum("camel_exchanges_failed_total", "routeId=\"place-order\"")).isZero();
-        assertThat(metrics.sum("camel_exchanges_total", "routeId=\"place-order\"")).isEqualTo(routed);
         // Each exchange timed (io.seckill.monitoring.RouteMetrics keeps camel-micrometer's meters), the writer's too.
         assertThat(metrics.sum("camel_route_policy_seconds_count", "routeId=\"place-order\"")).isEqualTo(routed);
         assertThat(metrics.sum("camel_route_policy_seconds_sum", "routeId=\"place-order\"")).isPositive();
