@@ -66,13 +66,7 @@ class NettyRememberedRefusalsIntegrationTests {
         api.orderAccepted(voucher, buyer());
         String refused = order(voucher, buyer());
         // The first refusal runs the route (and the script); then the voucher's buyers are copied and it is known.
-        Answer byTheRoute = api.raw(refused);
-        assertThat(byTheRoute.code()).isEqualTo("SOLD_OUT");
-        await().atMost(SETTLED).until(() -> {
-            double before = remembered();
-            api.raw(refused);
-            return remembered() > before;
-        });
+        Answer byTheRoute = answeredByTheRouteThenRemembered(refused, "SOLD_OUT");
         long routed = settledExchanges();
         double soldOut = counted("sold_out");
         double remembered = remembered();
@@ -94,13 +88,7 @@ class NettyRememberedRefusalsIntegrationTests {
         long voucher = api.createVoucher("{\"title\":\"Later\",\"stock\":5,\"beginAt\":\""
                 + Instant.now().plus(Duration.ofHours(1)) + "\"}").json().get("id").asLong();
         String early = order(voucher, buyer());
-        Answer byTheRoute = api.raw(early);
-        assertThat(byTheRoute.code()).isEqualTo("NOT_STARTED");
-        await().atMost(SETTLED).until(() -> {
-            double before = remembered();
-            api.raw(early);
-            return remembered() > before;
-        });
+        Answer byTheRoute = answeredByTheRouteThenRemembered(early, "NOT_STARTED");
         long routed = settledExchanges();
         double notStarted = counted("not_started");
         double remembered = remembered();
@@ -169,6 +157,21 @@ class NettyRememberedRefusalsIntegrationTests {
                         .as(answers).containsExactly("202", "409", "202");
             }
         }
+    }
+
+    /**
+     * The first answer to REQUEST, by the route (and the script), which must refuse it with CODE; returns once the
+     * same request is refused from memory.
+     */
+    private Answer answeredByTheRouteThenRemembered(String request, String code) {
+        Answer byTheRoute = api.raw(request);
+        assertThat(byTheRoute.code()).isEqualTo(code);
+        await().atMost(SETTLED).until(() -> {
+            double before = remembered();
+            api.raw(request);
+            return remembered() > before;
+        });
+        return byTheRoute;
     }
 
     /**
