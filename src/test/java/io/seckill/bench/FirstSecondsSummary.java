@@ -62,12 +62,12 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
                 .append(" (").append(Figures.group(steady)).append("/s).\n\n");
 
         out.append("## Sold-out flood (").append(settings.floodSeconds()).append(" s)\n\n");
-        out.append("| | answers/s | p99 |\n| --- | ---: | ---: |\n");
+        out.append("| | answers/s | p99 | CPU stolen |\n| --- | ---: | ---: | ---: |\n");
         out.append("| the service, SOLD_OUT | ").append(Figures.group(floodService.rate())).append(" | ")
-                .append(floodService.p99Millis()).append(" ms |\n");
+                .append(floodService.p99Millis()).append(" ms | ").append(floodService.stolenPercent()).append(" % |\n");
         out.append("| the engine's constant 409 (reference) | ").append(Figures.group(floodConstant.rate()))
-                .append(" | ")
-                .append(floodConstant.p99Millis()).append(" ms |\n\n");
+                .append(" | ").append(floodConstant.p99Millis()).append(" ms | ")
+                .append(floodConstant.stolenPercent()).append(" % |\n\n");
         out.append("Refusals at ").append(Figures.percent(floodService.rate(), floodConstant.rate()))
                 .append(" % of the constant answer and ").append(Figures.ratio(floodService.rate(), serviceRate, 2))
                 .append("× the service's accepted rate.\n\n");
@@ -93,6 +93,8 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         windows.forEach(w -> out.append(' ').append(Figures.group(w.rate())).append(" |"));
         out.append("\n| ").append(label).append(", POST p99 ms |");
         windows.forEach(w -> out.append(' ').append(w.p99Millis()).append(" |"));
+        out.append("\n| ").append(label).append(", CPU stolen % |");
+        windows.forEach(w -> out.append(' ').append(w.stolenPercent()).append(" |"));
         out.append('\n');
     }
 

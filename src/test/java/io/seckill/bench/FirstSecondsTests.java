@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -22,9 +23,19 @@ class FirstSecondsTests {
 
     /** intake.lua's lines for RATE answers/s over 10 s, UNEXPECTED of them the wrong status, and a p99 in µs. */
     private static Wrk.Result wrk(long rate, long unexpected, long p99Micros) {
-        return Wrk.Result.of(Map.of("bench_requests", String.valueOf(rate * 10 + unexpected), "bench_unexpected",
-                String.valueOf(unexpected), "bench_socket_errors", "0", "bench_duration_us", "10000000",
-                "bench_p50_us", "900", "bench_p99_us", String.valueOf(p99Micros), "bench_p999_us", "90000"));
+        return wrk(rate, unexpected, p99Micros, null);
+    }
+
+    /** The same, and Wrk's share of the CPUs' time stolen meanwhile (none: not measured). */
+    private static Wrk.Result wrk(long rate, long unexpected, long p99Micros, String stolen) {
+        Map<String, String> lines = new HashMap<>(Map.of("bench_requests", String.valueOf(rate * 10 + unexpected),
+                "bench_unexpected", String.valueOf(unexpected), "bench_socket_errors", "0", "bench_duration_us",
+                "10000000", "bench_p50_us", "900", "bench_p99_us", String.valueOf(p99Micros), "bench_p999_us",
+                "90000"));
+        if (stolen != null) {
+            lines.put(Wrk.STOLEN, stolen);
+        }
+        return Wrk.Result.of(lines);
     }
 
     @Test
@@ -35,6 +46,7 @@ class FirstSecondsTests {
         assertThat(result.p99Millis()).isEqualTo("41.0");
         assertThat(Wrk.Result.of(Map.of()).rate()).isEqualTo("n/a");
         assertThat(Wrk.Result.of(Map.of()).p99Millis()).isEqualTo("n/a");
+        assertThat(Wrk.Result.of(Map.of()).stolenPercent()).isEqualTo("n/a");
     }
 
     @Test
@@ -86,9 +98,9 @@ class FirstSecondsTests {
     void theSummaryPutsTheWindowsSideBySideAndEachFigureBesideItsReference() {
         FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 3, 10, 20, 20_000, 10, 200_000, 50);
         String summary = new FirstSecondsSummary("8cc94bb", MACHINE, settings, List.of(),
-                List.of(wrk(2926, 0, 41_049), wrk(4098, 0, 26_800), wrk(5119, 0, 24_300)),
-                List.of(wrk(939, 0, 1_177_700), wrk(1972, 0, 52_100), wrk(4468, 0, 33_100)),
-                wrk(22032, 0, 9_000), wrk(17117, 0, 11_900), new SaleStart("6.29", 2150),
+                List.of(wrk(2926, 0, 41_049, "0.0"), wrk(4098, 0, 26_800, "12.5"), wrk(5119, 0, 24_300, "3.1")),
+                List.of(wrk(939, 0, 1_177_700, "20.0"), wrk(1972, 0, 52_100, "0.4"), wrk(4468, 0, 33_100, "1.0")),
+                wrk(22032, 0, 9_000, "2.0"), wrk(17117, 0, 11_900, "0.0"), new SaleStart("6.29", 2150),
                 new SaleStart("2.47", 7400), "17490").markdown();
 
         assertThat(summary).isEqualTo("""
@@ -103,18 +115,20 @@ class FirstSecondsTests {
                 | --- | ---: | ---: | ---: |
                 | service, accepted/s | 2,926 | 4,098 | 5,119 |
                 | service, POST p99 ms | 41.0 | 26.8 | 24.3 |
+                | service, CPU stolen % | 0.0 | 12.5 | 3.1 |
                 | reference, accepted/s | 939 | 1,972 | 4,468 |
                 | reference, POST p99 ms | 1177.7 | 52.1 | 33.1 |
+                | reference, CPU stolen % | 20.0 | 0.4 | 1.0 |
 
                 Last window: the service at 114.6 % of the reference; first window at 57.2 % of the service's last, \
                 63.5 % of the median of its windows 2–3 (4,608/s).
 
                 ## Sold-out flood (20 s)
 
-                | | answers/s | p99 |
-                | --- | ---: | ---: |
-                | the service, SOLD_OUT | 22,032 | 9.0 ms |
-                | the engine's constant 409 (reference) | 17,117 | 11.9 ms |
+                | | answers/s | p99 | CPU stolen |
+                | --- | ---: | ---: | ---: |
+                | the service, SOLD_OUT | 22,032 | 9.0 ms | 2.0 % |
+                | the engine's constant 409 (reference) | 17,117 | 11.9 ms | 0.0 % |
 
                 Refusals at 128.7 % of the constant answer and 4.30× the service's accepted rate.
 

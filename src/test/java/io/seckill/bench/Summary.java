@@ -273,7 +273,8 @@ final class Summary {
                 + " s of warm-up; every request a new buyer)");
         line("");
         line("Per second: answers of the expected status (202, or 409 for the sold-out voucher). The latencies are"
-                + " wrk's, over every answer.");
+                + " wrk's, over every answer. CPU stolen: the share of the CPUs' time the hypervisor gave other guests"
+                + " while wrk ran (/proc/stat); a row with more of it than its reference ran on less machine.");
         line("");
         wrkTableHead();
         for (String connections : fact("connections").split(" ")) {
@@ -296,8 +297,8 @@ final class Summary {
     }
 
     private void wrkTableHead() {
-        line("| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors |");
-        line("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        line("| connections | per second | p50 | p99 | p99.9 | unexpected answers | socket errors | CPU stolen |");
+        line("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     }
 
     private void wrkRow(String label, String log) {
@@ -306,7 +307,8 @@ final class Summary {
                 + Figures.millisFromMicros(wrk.get("bench_p50_us")) + " ms | "
                 + Figures.millisFromMicros(wrk.get("bench_p99_us")) + " ms | "
                 + Figures.millisFromMicros(wrk.get("bench_p999_us")) + " ms | "
-                + wrk.getOrDefault("bench_unexpected", "") + " | " + wrk.getOrDefault("bench_socket_errors", "") + " |");
+                + wrk.getOrDefault("bench_unexpected", "") + " | " + wrk.getOrDefault("bench_socket_errors", "") + " | "
+                + Wrk.Result.of(wrk).stolenPercent() + " % |");
     }
 
     private void script() {

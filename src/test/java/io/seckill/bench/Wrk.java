@@ -10,9 +10,12 @@ import java.util.Map;
  * wrk with bench/intake.lua: POST /api/vouchers/{id}/orders (or the reference's constant 409, ENDPOINT "refused"),
  * a new buyer per request. wrk stays the intake's load generator: every intake figure under bench/runs was measured
  * with it. Its output (ending in intake.lua's {@code bench_*} lines) goes to a file of its own, read back as a
- * {@link Result}.
+ * {@link Result}, with the share of the CPUs' time the hypervisor took meanwhile ({@link CpuSteal}).
  */
 final class Wrk {
+
+    /** The result line of the percentage of the CPUs' time stolen while wrk ran. */
+    static final String STOLEN = "bench_cpu_stolen_pct";
 
     private final ChildProcesses processes;
     private final Path script;
@@ -31,7 +34,9 @@ final class Wrk {
                 "-c", String.valueOf(connections), "-d", seconds + "s", "--timeout", "10s", "--latency", "-s",
                 script.toString(), base, "--", String.valueOf(voucher), String.valueOf(expected),
                 forwarded ? "xff" : "", endpoint));
+        CpuSteal before = CpuSteal.now();
         processes.run(output, new ProcessBuilder(command));
+        ResultLines.append(output, STOLEN + "=" + CpuSteal.now().percentSince(before));
         return Result.of(ResultLines.read(output));
     }
 
@@ -45,6 +50,11 @@ final class Wrk {
         /** Answers of the expected status per second, no decimals. */
         String rate() {
             return Figures.wrkRate(lines);
+        }
+
+        /** The percentage of the CPUs' time stolen by the hypervisor while wrk ran, one decimal. */
+        String stolenPercent() {
+            return lines.getOrDefault(STOLEN, Figures.NONE);
         }
 
         /** The 99th percentile of the latency in milliseconds, one decimal. */
