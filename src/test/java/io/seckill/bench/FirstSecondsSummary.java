@@ -64,7 +64,8 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
         out.append("## Sold-out flood (").append(settings.floodSeconds()).append(" s)\n\n");
         out.append("| | answers/s | p99 | CPU stolen |\n| --- | ---: | ---: | ---: |\n");
         out.append("| the service, SOLD_OUT | ").append(Figures.group(floodService.rate())).append(" | ")
-                .append(floodService.p99Millis()).append(" ms | ").append(floodService.stolenPercent()).append(" % |\n");
+                .append(floodService.p99Millis()).append(" ms | ").append(floodService.stolenPercent())
+                .append(" % |\n");
         out.append("| the engine's constant 409 (reference) | ").append(Figures.group(floodConstant.rate()))
                 .append(" | ").append(floodConstant.p99Millis()).append(" ms | ")
                 .append(floodConstant.stolenPercent()).append(" % |\n\n");
