@@ -11,9 +11,10 @@ import org.apache.camel.Exchange;
 import org.springframework.stereotype.Component;
 
 /**
- * The address a request comes from, for the per-address rate limits and the login throttle: the socket's peer, unless that peer is one of
- * {@code seckill.rate-limit.trusted-proxies}; then the right-most address of {@code X-Forwarded-For} that is not a
- * trusted proxy (each proxy appends the peer it saw, so everything left of that is the client's own say).
+ * The address a request comes from, for the per-address rate limits and the login throttle: the socket's peer,
+ * unless that peer is one of {@code seckill.rate-limit.trusted-proxies}; then the right-most address of
+ * {@code X-Forwarded-For} that is not a trusted proxy (each proxy appends the peer it saw, so everything left of
+ * that is the client's own say).
  * Both are read from the request itself ({@link HttpRequests}), never from a query parameter of that name.
  */
 @Component("clientAddresses")
@@ -30,9 +31,13 @@ public class ClientAddresses {
                 .toList();
     }
 
-    /** The client address of a request on either HTTP engine (Tomcat's platform-http, or Netty's). */
+    /**
+     * The client address of a request on either HTTP engine (Tomcat's platform-http, or Netty's). A peer that is no
+     * trusted proxy (every peer when none is set, the default) is the client: its {@code X-Forwarded-For} is not read.
+     */
     public String of(Exchange exchange) {
-        return of(HttpRequests.peer(exchange).getHostAddress(), HttpRequests.headers(exchange, FORWARDED_FOR));
+        InetAddress peer = HttpRequests.peer(exchange);
+        return trusted(peer) ? behind(peer, HttpRequests.headers(exchange, FORWARDED_FOR)) : peer.getHostAddress();
     }
 
     /** The client address of a request to Tomcat outside the API (the login on the management URLs). */
@@ -49,7 +54,12 @@ public class ClientAddresses {
         if (peerAddress.isEmpty() || !trusted(peerAddress.get())) {
             return peerAddress.map(InetAddress::getHostAddress).orElse(peer);
         }
-        String client = peerAddress.get().getHostAddress();
+        return behind(peerAddress.get(), forwardedFor);
+    }
+
+    /** The client behind a trusted proxy: the right-most hop of {@code X-Forwarded-For} that is no trusted proxy. */
+    private String behind(InetAddress proxy, List<String> forwardedFor) {
+        String client = proxy.getHostAddress();
         List<String> hops = hops(forwardedFor);
         for (int i = hops.size() - 1; i >= 0; i--) {
             // A hop that is no address ends the walk: the request counts against the proxy that passed it on.
@@ -66,7 +76,12 @@ public class ClientAddresses {
     }
 
     private boolean trusted(InetAddress address) {
-        return trustedProxies.stream().anyMatch(range -> range.contains(address));
+        for (AddressRange range : trustedProxies) {
+            if (range.contains(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<String> hops(List<String> headers) {
