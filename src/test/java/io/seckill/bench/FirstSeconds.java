@@ -23,7 +23,8 @@ import java.util.List;
  * against the service's accepted rate in its last cold window;</li>
  * <li>start: a sale of 20,000 units whose beginAt is 10 s after a fresh service is ready, wrk's flood from readiness,
  * the time from beginAt to sold out against 20,000 / the script's own rate (redis-benchmark, 50 clients); then the
- * same sale again on the same service, the control that separates what a new service pays from what any start costs.</li>
+ * same sale again on the same service, the control that separates what a new service pays from what any start
+ * costs.</li>
  * </ul>
  */
 final class FirstSeconds {
@@ -152,12 +153,13 @@ final class FirstSeconds {
         long sale = vouchers.create("first seconds", settings.saleStock(),
                 BEGIN_AT.format(Instant.ofEpochMilli(beginMillis)));
         Path stock = logs.resolve(label + "-stock.txt");
+        Wrk.Result flood;
         try (StockPoll poll = new StockPoll(service, "seckill:{s0}:voucher:" + sale, stock,
                 settings.saleDelaySeconds() + 30)) {
-            wrk.run(service.base(), sale, settings.connections(), settings.saleDelaySeconds() + 15, 409, "orders",
-                    false, logs.resolve(label + "-flood.txt"));
+            flood = wrk.run(service.base(), sale, settings.connections(), settings.saleDelaySeconds() + 15, 409,
+                    "orders", false, logs.resolve(label + "-flood.txt"));
         }
-        SaleStart start = SaleStart.of(Files.readAllLines(stock), beginMillis, settings.saleStock())
+        SaleStart start = SaleStart.of(Files.readAllLines(stock), beginMillis, settings.saleStock(), flood)
                 .orElseThrow(() -> new IOException("not sold out within the flood: " + stock));
         ChildProcesses.say(label + ": sold out " + start.seconds() + " s after beginAt, " + start.firstSecondUnits()
                 + " units in its first second");

@@ -77,14 +77,15 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
                 .append(settings.saleStock()).append(" units)\n\n");
         out.append("Sold out ").append(start.seconds()).append(" s after beginAt (")
                 .append(Figures.group(String.valueOf(start.firstSecondUnits())))
-                .append(" units in its first second); the script alone: ")
+                .append(" units in its first second; ").append(start.stolenPercent())
+                .append(" % of the CPUs' time stolen during the flood); the script alone: ")
                 .append(scriptSeconds()).append(" s (").append(Figures.group(scriptRate)).append("/s, ")
                 .append(settings.scriptClients()).append(" clients), so ")
                 .append(Figures.ratio(start.seconds(), scriptSeconds(), 1)).append("× the script's time.\n\n");
         out.append("The same sale again on the same service, once the first was over: sold out ")
                 .append(again.seconds()).append(" s after beginAt (")
                 .append(Figures.group(String.valueOf(again.firstSecondUnits())))
-                .append(" units in its first second), ")
+                .append(" units in its first second; ").append(again.stolenPercent()).append(" % stolen), ")
                 .append(Figures.ratio(again.seconds(), scriptSeconds(), 1)).append("× the script's time.\n");
         return out.toString();
     }

@@ -63,9 +63,10 @@ class FirstSecondsTests {
         List<String> poll = List.of("1764064799995 20000", "1764064800400 19000", "1764064801000 17500",
                 "1764064801005 17400", "1764064803250 0");
 
-        assertThat(SaleStart.of(poll, 1764064800000L, 20_000)).contains(new SaleStart("3.25", 2500));
-        assertThat(SaleStart.of(List.of("1764064800000 20000", "1764064800005 3"), 1764064800000L, 20_000))
-                .isEmpty();
+        assertThat(SaleStart.of(poll, 1764064800000L, 20_000, wrk(5000, 0, 9_000, "4.2")))
+                .contains(new SaleStart("3.25", 2500, "4.2"));
+        assertThat(SaleStart.of(List.of("1764064800000 20000", "1764064800005 3"), 1764064800000L, 20_000,
+                wrk(5000, 0, 9_000))).isEmpty();
     }
 
     @Test
@@ -100,8 +101,8 @@ class FirstSecondsTests {
         String summary = new FirstSecondsSummary("8cc94bb", MACHINE, settings, List.of(),
                 List.of(wrk(2926, 0, 41_049, "0.0"), wrk(4098, 0, 26_800, "12.5"), wrk(5119, 0, 24_300, "3.1")),
                 List.of(wrk(939, 0, 1_177_700, "20.0"), wrk(1972, 0, 52_100, "0.4"), wrk(4468, 0, 33_100, "1.0")),
-                wrk(22032, 0, 9_000, "2.0"), wrk(17117, 0, 11_900, "0.0"), new SaleStart("6.29", 2150),
-                new SaleStart("2.47", 7400), "17490").markdown();
+                wrk(22032, 0, 9_000, "2.0"), wrk(17117, 0, 11_900, "0.0"), new SaleStart("6.29", 2150, "7.3"),
+                new SaleStart("2.47", 7400, "0.1"), "17490").markdown();
 
         assertThat(summary).isEqualTo("""
                 # First seconds of a sale: 8cc94bb
@@ -134,11 +135,11 @@ class FirstSecondsTests {
 
                 ## A sale starting 10 s after readiness (20000 units)
 
-                Sold out 6.29 s after beginAt (2,150 units in its first second); the script alone: 1.14 s (17,490/s, \
-                50 clients), so 5.5× the script's time.
+                Sold out 6.29 s after beginAt (2,150 units in its first second; 7.3 % of the CPUs' time stolen during \
+                the flood); the script alone: 1.14 s (17,490/s, 50 clients), so 5.5× the script's time.
 
                 The same sale again on the same service, once the first was over: sold out 2.47 s after beginAt \
-                (7,400 units in its first second), 2.2× the script's time.
+                (7,400 units in its first second; 0.1 % stolen), 2.2× the script's time.
                 """);
     }
 
@@ -147,8 +148,8 @@ class FirstSecondsTests {
         FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 1, 5, 5, 20_000, 10, 200_000, 50);
         String summary = new FirstSecondsSummary("8cc94bb+changes", MACHINE, settings,
                 List.of("--seckill.api.engine=platform-http"), List.of(wrk(3000, 0, 20_000)),
-                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), new SaleStart("3.00", 5000),
-                new SaleStart("2.00", 9000), "n/a")
+                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), new SaleStart("3.00", 5000,
+                "n/a"), new SaleStart("2.00", 9000, "n/a"), "n/a")
                 .markdown();
 
         assertThat(summary)

@@ -10,14 +10,15 @@ import java.util.OptionalLong;
  *
  * @param seconds          from beginAt to sold out, two decimals
  * @param firstSecondUnits units sold in the first second after beginAt
+ * @param stolenPercent    the share of the CPUs' time stolen while the sale's flood ran ({@link Wrk.Result})
  */
-record SaleStart(String seconds, long firstSecondUnits) {
+record SaleStart(String seconds, long firstSecondUnits, String stolenPercent) {
 
     /**
-     * From a poll's {@code MILLIS STOCK} lines of a sale of STOCK units beginning at BEGIN_MILLIS (Redis's clock);
-     * empty when it never sold out.
+     * From a poll's {@code MILLIS STOCK} lines of a sale of STOCK units beginning at BEGIN_MILLIS (Redis's clock) and
+     * the flood that sold it; empty when it never sold out.
      */
-    static Optional<SaleStart> of(List<String> lines, long beginMillis, long stock) {
+    static Optional<SaleStart> of(List<String> lines, long beginMillis, long stock, Wrk.Result flood) {
         OptionalLong soldOut = StockPoll.soldOutMillis(lines);
         if (soldOut.isEmpty()) {
             return Optional.empty();
@@ -30,6 +31,6 @@ record SaleStart(String seconds, long firstSecondUnits) {
             }
         }
         return Optional.of(new SaleStart(Figures.decimals((soldOut.getAsLong() - beginMillis) / 1000.0, 2),
-                stock - left));
+                stock - left, flood.stolenPercent()));
     }
 }
