@@ -56,12 +56,13 @@ public class WarmUp {
      *
      * @param written the warm-up's orders its writer wrote ({@link WarmUpWriter})
      * @param sales the warm-up's own sales ({@link WarmUpRequests#OPENING}) that started and sold out
+     * @param connections the connections its requests went on, one after another ({@link WarmUpLoad})
      */
     public record Outcome(String state, long requests, double seconds, long lastSecondRate, long written,
-            long sales) {
+            long sales, long connections) {
 
         static Outcome not(String state) {
-            return new Outcome(state, 0, 0, 0, 0, 0);
+            return new Outcome(state, 0, 0, 0, 0, 0, 0);
         }
     }
 
@@ -142,7 +143,7 @@ public class WarmUp {
             Driven driven = drive(port);
             buyers = driven.requests();
             result = new Outcome("done", driven.requests(), driven.seconds(), driven.lastSecondRate(),
-                    writer.written(), driven.sales());
+                    writer.written(), driven.sales(), driven.connections());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             result = Outcome.not("interrupted");
@@ -211,9 +212,10 @@ public class WarmUp {
         outcome = result;
         requests.finished();
         if ("done".equals(result.state())) {
-            log.info("Warm-up done: {} order requests in {} s, {}/s in its last second, {} orders written, {} sales "
-                    + "started and sold out; the API is open", result.requests(),
-                    String.format("%.1f", result.seconds()), result.lastSecondRate(), result.written(), result.sales());
+            log.info("Warm-up done: {} order requests on {} connections in {} s, {}/s in its last second, {} orders "
+                    + "written, {} sales started and sold out; the API is open", result.requests(),
+                    result.connections(), String.format("%.1f", result.seconds()), result.lastSecondRate(),
+                    result.written(), result.sales());
         } else {
             log.info("Warm-up {}; the API is open", result.state());
         }
@@ -255,7 +257,7 @@ public class WarmUp {
         return Math.max(1, Math.min(OPENING_MAX_STOCK, lastSecondRate / 12));
     }
 
-    private record Driven(long requests, double seconds, long lastSecondRate, long sales) {}
+    private record Driven(long requests, double seconds, long lastSecondRate, long sales, long connections) {}
 
     private Driven drive(int port) throws InterruptedException {
         String token = requests.token();
@@ -293,7 +295,7 @@ public class WarmUp {
                 log.warn("Warm-up: of its {} order requests, these were not answered 202 or 409: {}", load.sent(),
                         load.unexpected());
             }
-            return new Driven(load.sent(), (System.nanoTime() - started) / 1e9, lastRate, sales);
+            return new Driven(load.sent(), (System.nanoTime() - started) / 1e9, lastRate, sales, load.opened());
         }
     }
 

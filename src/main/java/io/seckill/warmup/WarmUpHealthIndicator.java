@@ -22,7 +22,8 @@ class WarmUpHealthIndicator extends AbstractHealthIndicator {
         } else {
             health.up().withDetail("state", outcome.state()).withDetail("requests", outcome.requests())
                     .withDetail("seconds", outcome.seconds()).withDetail("lastSecondRate", outcome.lastSecondRate())
-                    .withDetail("written", outcome.written()).withDetail("sales", outcome.sales());
+                    .withDetail("written", outcome.written()).withDetail("sales", outcome.sales())
+                    .withDetail("connections", outcome.connections());
         }
     }
 }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
@@ -29,19 +30,24 @@ import java.util.function.LongFunction;
 
 /**
  * The warm-up's load: {@code connections} keep-alive HTTP/1.1 connections to the service's own API port, each sending
- * its next order request as soon as the last is answered, as a load generator in front of the service would; a
- * connection the server closes (Tomcat after 100 requests) is opened again. On Netty's own event loop (one thread):
- * the JDK's HttpClient spent as much CPU as the service it was warming, and reached a fifth of the rate the service
- * serves.
+ * its next order request as soon as the last is answered, as a load generator in front of the service would. Each
+ * connection ends after {@value #REQUESTS_PER_CONNECTION} requests, every other one closed by the server (its last
+ * request says {@code Connection: close}) and the others by this client, and a new one is opened in its place (as it
+ * is when the server closes one first, as Tomcat does after 100 requests): buyers' connections are new ones, and the
+ * server's code compiled on a few connections opened before anything was compiled was thrown away when the first
+ * buyers connected (bench/runs/2026-11-28-opening-deopts.md). On Netty's own event loop (one thread): the JDK's
+ * HttpClient spent as much CPU as the service it was warming, and reached a fifth of the rate the service serves.
  */
 final class WarmUpLoad implements AutoCloseable {
 
     private static final int MAX_ANSWER_BYTES = 64 * 1024;
+    static final int REQUESTS_PER_CONNECTION = 100;
 
     private final EventLoopGroup loop = new NioEventLoopGroup(1);
     private final List<Channel> channels = new CopyOnWriteArrayList<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
+    private final AtomicLong opened = new AtomicLong();
     /** Requests whose connection closed before their answer. */
     private final AtomicLong lost = new AtomicLong();
     private Bootstrap bootstrap;
@@ -86,6 +92,11 @@ final class WarmUpLoad implements AutoCloseable {
         return sent.get();
     }
 
+    /** Connections opened so far. */
+    long opened() {
+        return opened.get();
+    }
+
     /** Answers that were neither 202 nor 409, by status. */
     Map<String, AtomicLong> unexpected() {
         return unexpected;
@@ -113,9 +124,13 @@ final class WarmUpLoad implements AutoCloseable {
     private final class Answers extends SimpleChannelInboundHandler<FullHttpResponse> {
 
         private boolean awaiting;
+        private int requests;
+        /** Whether this connection's last request asks the server to close it, or this client closes it. */
+        private boolean serverCloses;
 
         @Override
         public void channelActive(ChannelHandlerContext context) {
+            serverCloses = opened.incrementAndGet() % 2 == 0;
             channels.add(context.channel());
             next(context);
         }
@@ -128,10 +143,10 @@ final class WarmUpLoad implements AutoCloseable {
             if (status != 202 && status != 409) {
                 unexpected.computeIfAbsent(Integer.toString(status), k -> new AtomicLong()).incrementAndGet();
             }
-            if (HttpUtil.isKeepAlive(answer)) {
+            if (HttpUtil.isKeepAlive(answer) && requests < REQUESTS_PER_CONNECTION) {
                 next(context);
             } else {
-                context.close(); // the server's last answer on this connection: the next goes on a new one
+                context.close(); // this connection's last answer: the next request goes on a new one
             }
         }
 
@@ -149,7 +164,11 @@ final class WarmUpLoad implements AutoCloseable {
         private void next(ChannelHandlerContext context) {
             if (!stopping && context.channel().isActive()) {
                 awaiting = true;
-                context.writeAndFlush(request.apply(sent.incrementAndGet()));
+                FullHttpRequest next = request.apply(sent.incrementAndGet());
+                if (++requests == REQUESTS_PER_CONNECTION && serverCloses) {
+                    next.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+                }
+                context.writeAndFlush(next);
             }
         }
 

@@ -40,6 +40,8 @@ import org.springframework.test.context.TestPropertySource;
     "seckill.warm-up.enabled=true",
     "seckill.warm-up.min-duration=10s",
     "seckill.warm-up.max-duration=10s",
+    // Eight connections at a time, so that even a slow machine's warm-up ends some (after 100 requests each).
+    "seckill.warm-up.concurrency=8",
     "seckill.rate-limit.per-buyer.rate=5",
     "seckill.rate-limit.per-address.rate=2000"
 })
@@ -99,6 +101,10 @@ class WarmUpIntegrationTests {
         assertThat(warmUp.at("/details/state").asText()).isEqualTo("done");
         assertThat(warmUp.at("/details/requests").asLong()).isGreaterThan(100);
         assertThat(warmUp.at("/details/lastSecondRate").asLong()).isPositive();
+        // On connections that ended one after another (at most 100 requests each, every other one closed by the
+        // server), as buyers' connections come and go: more than the 8 it holds at once.
+        assertThat(warmUp.at("/details/connections").asLong()).isGreaterThan(8)
+                .isGreaterThanOrEqualTo(warmUp.at("/details/requests").asLong() / 100);
         // The writer's path ran on the warm-up's orders: half of its requests and its sales' units were accepted and
         // written.
         assertThat(warmUp.at("/details/written").asLong()).isGreaterThan(50);
