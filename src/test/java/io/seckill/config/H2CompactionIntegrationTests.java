@@ -96,6 +96,26 @@ class H2CompactionIntegrationTests {
     }
 
     @Test
+    void itForcesTheFileToDiskEveryInterval() throws SQLException {
+        Path file = dir.resolve("seckill.mv.db");
+        String url = FullDisk.h2Url(dir.resolve("seckill").toString(), ";WRITE_DELAY=0;RETENTION_TIME=0");
+        DataSource database = open(url);
+        // H2 writes each commit to the file and never forces it to the device: what the commits wrote waits for the
+        // operating system's writeback (on Linux within 30 s, a burst at a time).
+        writeOrders(database, 0, 100);
+        assertThat(FullDisk.bytesNotForced(file)).isPositive();
+
+        compaction = new H2Compaction(database, url, Duration.ofMillis(20));
+        compaction.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> FullDisk.bytesNotForced(file) == 0);
+        // And again while orders go on being written.
+        for (int round = 1; round <= 3; round++) {
+            writeOrders(database, round * 100, 100);
+            await().atMost(Duration.ofSeconds(10)).until(() -> FullDisk.bytesNotForced(file) == 0);
+        }
+    }
+
+    @Test
     void afterAFullDiskClosedTheFileTheFileOpenedAgainIsCompacted() throws SQLException {
         String url = FullDisk.h2Url(dir.resolve("seckill").toString(), ";WRITE_DELAY=0;RETENTION_TIME=0");
         DataSource database = open(url);

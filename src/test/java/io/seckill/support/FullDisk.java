@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.h2.store.fs.FileBase;
 import org.h2.store.fs.FilePath;
 import org.h2.store.fs.FilePathWrapper;
@@ -12,12 +15,16 @@ import org.h2.store.fs.FilePathWrapper;
  * A disk that fills up under an H2 file and is freed again: H2's file system prefix {@value #PREFIX} (as its own
  * {@code split:} or {@code retry:} wrappers), over the real files, whose writes fail as a full disk's do ("No space
  * left on device", an IOException from the channel) while {@link #fill} is on. Reads go on. H2 meets it where it
- * would meet the real one: writing a commit's chunk.
+ * would meet the real one: writing a commit's chunk. It also keeps count, file by file, of the bytes written and not
+ * yet forced to the device ({@link FileChannel#force}), which a power cut would take and which the operating system
+ * writes out when it chooses.
  */
 public final class FullDisk extends FilePathWrapper {
 
     public static final String PREFIX = "fulldisk:";
     private static volatile boolean full;
+    /** By the real file's path: the bytes written to it since it was last forced to the device. */
+    private static final Map<String, Long> notForced = new ConcurrentHashMap<>();
 
     static {
         FilePath.register(new FullDisk());
@@ -37,6 +44,11 @@ public final class FullDisk extends FilePathWrapper {
         full = false;
     }
 
+    /** The bytes written to FILE (its real path) on this disk and not forced to the device since. */
+    public static long bytesNotForced(Path file) {
+        return notForced.getOrDefault(file.toString(), 0L);
+    }
+
     @Override
     public String getScheme() {
         return "fulldisk";
@@ -44,7 +56,7 @@ public final class FullDisk extends FilePathWrapper {
 
     @Override
     public FileChannel open(String mode) throws IOException {
-        return new FullDiskChannel(getBase().open(mode));
+        return new FullDiskChannel(getBase().open(mode), getBase().toString());
     }
 
     private static void refuseWhileFull() throws IOException {
@@ -56,9 +68,16 @@ public final class FullDisk extends FilePathWrapper {
     private static final class FullDiskChannel extends FileBase {
 
         private final FileChannel file;
+        private final String path;
 
-        FullDiskChannel(FileChannel file) {
+        FullDiskChannel(FileChannel file, String path) {
             this.file = file;
+            this.path = path;
+        }
+
+        private int written(int bytes) {
+            notForced.merge(path, (long) bytes, Long::sum);
+            return bytes;
         }
 
         @Override
@@ -74,13 +93,13 @@ public final class FullDisk extends FilePathWrapper {
         @Override
         public int write(ByteBuffer source) throws IOException {
             refuseWhileFull();
-            return file.write(source);
+            return written(file.write(source));
         }
 
         @Override
         public synchronized int write(ByteBuffer source, long position) throws IOException {
             refuseWhileFull();
-            return file.write(source, position);
+            return written(file.write(source, position));
         }
 
         @Override
@@ -108,7 +127,10 @@ public final class FullDisk extends FilePathWrapper {
 
         @Override
         public void force(boolean metaData) throws IOException {
+            // What was written before the force is on the device after it; what is written meanwhile may not be.
+            long before = notForced.getOrDefault(path, 0L);
             file.force(metaData);
+            notForced.merge(path, -before, Long::sum);
         }
 
         @Override
