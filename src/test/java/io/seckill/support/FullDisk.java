@@ -25,6 +25,8 @@ public final class FullDisk extends FilePathWrapper {
     private static volatile boolean full;
     /** By the real file's path: the bytes written to it since it was last forced to the device. */
     private static final Map<String, Long> notForced = new ConcurrentHashMap<>();
+    /** By the real file's path: how many times it was forced to the device. */
+    private static final Map<String, Long> forces = new ConcurrentHashMap<>();
 
     static {
         FilePath.register(new FullDisk());
@@ -47,6 +49,11 @@ public final class FullDisk extends FilePathWrapper {
     /** The bytes written to FILE (its real path) on this disk and not forced to the device since. */
     public static long bytesNotForced(Path file) {
         return notForced.getOrDefault(file.toString(), 0L);
+    }
+
+    /** How many times FILE (its real path) on this disk was forced to the device. */
+    public static long forces(Path file) {
+        return forces.getOrDefault(file.toString(), 0L);
     }
 
     @Override
@@ -131,6 +138,7 @@ public final class FullDisk extends FilePathWrapper {
             long before = notForced.getOrDefault(path, 0L);
             file.force(metaData);
             notForced.merge(path, -before, Long::sum);
+            forces.merge(path, 1L, Long::sum);
         }
 
         @Override
