@@ -1,5 +1,9 @@
 package io.seckill.config;
 
+import static io.seckill.support.H2OrderFile.ROWS_PER_COMMIT;
+import static io.seckill.support.H2OrderFile.create;
+import static io.seckill.support.H2OrderFile.info;
+import static io.seckill.support.H2OrderFile.writeOrders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -7,7 +11,6 @@ import static org.awaitility.Awaitility.await;
 import io.seckill.support.FullDisk;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -20,7 +23,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * The service's H2 file ({@code WRITE_DELAY=0}, as application.yaml has it) written the way the order writer writes
- * it: many small transactions of a few order rows each, each commit a chunk of the file of its own. H2's own
+ * it ({@link io.seckill.support.H2OrderFile}): each commit a chunk of the file of its own. H2's own
  * housekeeping, which would merge them, is off with that setting; {@link H2Compaction} does it instead. What an
  * operator sees of it is H2's own account of its file ({@code INFORMATION_SCHEMA.SETTINGS}: {@code info.CHUNK_COUNT},
  * {@code info.CHUNKS_FILL_RATE}). H2 keeps a chunk for its retention time (45 s) before it may be rewritten; here it
@@ -29,9 +32,6 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 class H2CompactionIntegrationTests {
 
     private static final int COMMITS = 2_000;
-    private static final int ROWS_PER_COMMIT = 20;
-    /** An order row's worth of data. */
-    private static final String PAYLOAD = "x".repeat(80);
 
     @TempDir
     Path dir;
@@ -187,42 +187,6 @@ class H2CompactionIntegrationTests {
         DataSource database = new DriverManagerDataSource(url, "sa", "");
         keptOpen = database.getConnection();
         return create(database);
-    }
-
-    private static DataSource create(DataSource database) throws SQLException {
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE IF NOT EXISTS orders (order_id BIGINT PRIMARY KEY, payload VARCHAR(100))");
-        }
-        return database;
-    }
-
-    /** {@code commits} transactions of {@value #ROWS_PER_COMMIT} rows each, from the {@code first}th on. */
-    private static void writeOrders(DataSource database, int first, int commits) throws SQLException {
-        try (Connection connection = database.getConnection();
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO orders VALUES (?, ?)")) {
-            connection.setAutoCommit(false);
-            for (int commit = first; commit < first + commits; commit++) {
-                for (int row = 0; row < ROWS_PER_COMMIT; row++) {
-                    insert.setLong(1, (long) commit * ROWS_PER_COMMIT + row);
-                    insert.setString(2, PAYLOAD);
-                    insert.addBatch();
-                }
-                insert.executeBatch();
-                connection.commit();
-            }
-        }
-    }
-
-    private static long info(DataSource database, String name) throws SQLException {
-        try (Connection connection = database.getConnection();
-                PreparedStatement query = connection.prepareStatement(
-                        "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = ?")) {
-            query.setString(1, "info." + name);
-            try (ResultSet rows = query.executeQuery()) {
-                assertThat(rows.next()).as("H2 reports info.%s", name).isTrue();
-                return Long.parseLong(rows.getString(1));
-            }
-        }
     }
 
     private static long count(DataSource database) throws SQLException {
