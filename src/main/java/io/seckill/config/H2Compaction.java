@@ -128,6 +128,8 @@ public class H2Compaction implements SmartLifecycle {
             return null;
         }
         store = reopened;
+        // Its write count starts again: one equal to the closed store's by chance would skip its first force.
+        writesForced = -1;
         log.info("H2 closed its file and opened it again; compacting the reopened file's chunks");
         return reopened;
     }
