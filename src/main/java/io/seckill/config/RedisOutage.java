@@ -18,8 +18,13 @@ import org.springframework.data.redis.RedisSystemException;
  * quietly instead of logging a stack trace on every attempt.
  *
  * <p>While the client is disconnected commands fail at once ({@code REJECT_COMMANDS}, {@link RedisClientConfiguration}):
- * such a command never reached Redis, so nothing was done. A command that was sent and got no answer, because it
- * timed out or its connection broke under it ("Connection reset"), is different: it may have run.
+ * such a command never reached Redis, so nothing was done. A command that was sent and got no answer is different:
+ * it may have run. That is one that timed out, or whose connection broke under it: Lettuce fails it with the
+ * socket's exception ("Connection reset") or, once the connection is found gone, with "Connection disconnected"
+ * ("Connection closed" when the client is shutting down). Lettuce fails those last two alike for every command it
+ * holds, those written to the socket and awaiting their answer included (its {@code CommandHandler}'s stack, in
+ * {@code DefaultEndpoint.notifyDrainQueuedCommands}), so they cannot mean "not sent": a killed master may have run
+ * and replicated the script.
  */
 public enum RedisOutage {
 
@@ -28,9 +33,10 @@ public enum RedisOutage {
     /** Sent, but no answer (timed out, or the connection broke): the command may have run. */
     NO_ANSWER;
 
-    /** What Lettuce says about a command it did not send, or dropped with its connection. */
-    private static final Set<String> NOT_SENT = Set.of(
-            "Currently not connected. Commands are rejected.", "Connection disconnected", "Connection closed");
+    /** What Lettuce says about a command it rejected without sending it. */
+    private static final String NOT_SENT = "Currently not connected. Commands are rejected.";
+    /** What Lettuce says about every command it held when the connection went: sent or not, it cannot tell. */
+    private static final Set<String> DROPPED_WITH_CONNECTION = Set.of("Connection disconnected", "Connection closed");
     /** Error replies of a Redis that is up but cannot serve for a moment (replication, cluster failover). */
     private static final Set<String> SERVER_NOT_READY = Set.of("MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN");
 
@@ -38,7 +44,7 @@ public enum RedisOutage {
     public static Optional<RedisOutage> behind(Throwable failure) {
         boolean fromRedisClient = false;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof RedisCommandTimeoutException) {
+            if (cause instanceof RedisCommandTimeoutException || droppedWithConnection(cause)) {
                 return Optional.of(NO_ANSWER);
             }
             if (cause instanceof RedisConnectionFailureException || cause instanceof RedisConnectionException
@@ -57,7 +63,11 @@ public enum RedisOutage {
     }
 
     private static boolean notSent(Throwable cause) {
-        return cause.getClass() == RedisException.class && NOT_SENT.contains(cause.getMessage());
+        return cause.getClass() == RedisException.class && NOT_SENT.equals(cause.getMessage());
+    }
+
+    private static boolean droppedWithConnection(Throwable cause) {
+        return cause.getClass() == RedisException.class && DROPPED_WITH_CONNECTION.contains(cause.getMessage());
     }
 
     private static boolean serverNotReady(Throwable cause) {

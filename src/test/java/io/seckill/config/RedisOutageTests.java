@@ -64,6 +64,15 @@ class RedisOutageTests {
     }
 
     @Test
+    void aCommandDroppedWithItsConnectionMayHaveRun() {
+        // Lettuce fails every command it held when the connection went with these, those already written included.
+        assertThat(RedisOutage.behind(new RedisSystemException("Redis exception",
+                new RedisException("Connection disconnected")))).contains(RedisOutage.NO_ANSWER);
+        assertThat(RedisOutage.behind(new CompletionException(new RedisException("Connection closed"))))
+                .contains(RedisOutage.NO_ANSWER);
+    }
+
+    @Test
     void otherFailuresAreNotARedisOutage() {
         // A command Redis refused for what it is: a bug of ours, not an outage.
         assertThat(RedisOutage.behind(new RedisSystemException("Error in execution",

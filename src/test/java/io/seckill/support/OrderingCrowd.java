@@ -130,6 +130,24 @@ public final class OrderingCrowd implements AutoCloseable {
     }
 
     /**
+     * The buyers told their order was not taken, with their answers: a refusal (a 4xx but ALREADY_ORDERED), a
+     * rebuild's 503, or a 503 REDIS_UNAVAILABLE saying nothing was done. None of them may have an order. Every other
+     * buyer was told it was taken (202), stands (ALREADY_ORDERED), or may have been: Redis did not answer the script
+     * (its master died under it), or took it and its replicas did not confirm it in time.
+     */
+    public Map<Long, Answer> toldNotTaken() {
+        return answers().entrySet().stream().filter(answer -> notTaken(answer.getValue()))
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    private static boolean notTaken(Answer answer) {
+        return answer.status() / 100 == 4 && !"ALREADY_ORDERED".equals(answer.code())
+                || "VOUCHER_REBUILDING".equals(answer.code())
+                || "REDIS_UNAVAILABLE".equals(answer.code())
+                        && answer.json().get("detail").asText().contains("nothing was done");
+    }
+
+    /**
      * Waits until, after {@code sinceNanos} ({@link System#nanoTime}: the moment Redis was killed), a new buyer was
      * refused 503 and readiness answered 503. Asked here every 20 ms, and heard from the crowd's buyers and its probe
      * as well: on a busy machine one asker alone may answer too seldom to fall into an outage of a few seconds.
