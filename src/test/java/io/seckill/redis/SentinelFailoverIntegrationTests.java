@@ -113,8 +113,8 @@ class SentinelFailoverIntegrationTests {
 
         // Every order the promoted master holds is written once, and none of its buyers was told it was not taken
         // (a 503 may say it may have been: the script's answer was lost, or its replicas did not confirm it); the
-        // orders a 202 answered and the replica never received (replicated asynchronously: at most the master's last moment) are
-        // lost with the master.
+        // orders a 202 answered and the replica never received (replicated asynchronously: at most the master's last
+        // moment) are lost with the master.
         OrderStreamsQuiet quiet = new OrderStreamsQuiet(redis, keys.ordersOf(voucher));
         await().atMost(DEADLINE).until(quiet::quiet);
         assertThat(stores.rowsPerOrderId(voucher).values()).as("rows per order id").allMatch(rows -> rows == 1);
