@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.util.unit.DataSize;
 import redis.embedded.core.ExecutableProvider;
 
 /**
@@ -55,6 +56,8 @@ public final class EmbeddedRedis implements AutoCloseable {
     private static final Duration FIRST_RESTART_PAUSE = Duration.ofMillis(500);
     /** What {@link #start(int, Path)} refuses; the service's own list is {@code seckill.redis.refused-commands}. */
     static final List<String> REFUSED_COMMANDS = List.of("config", "module", "debug", "acl", "shutdown");
+    /** Redis's own default for the size its automatic rewrite of the append-only file waits for. */
+    private static final DataSize REDIS_AOF_REWRITE_MIN_SIZE = DataSize.ofMegabytes(64);
 
     private final int port;
     private final Path dataDir;
@@ -63,6 +66,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     private final int restartAttempts;
     private final String password;
     private final List<String> refusedCommands;
+    private final DataSize aofRewriteMaxSize;
     /** Restarts the server after it died; one thread, so restarts never overlap. */
     private final ScheduledExecutorService supervisor;
     private Process process;
@@ -72,7 +76,7 @@ public final class EmbeddedRedis implements AutoCloseable {
     private volatile String failure;
 
     private EmbeddedRedis(int port, Path dataDir, String appendfsync, int restartAttempts, String password,
-            List<String> refusedCommands) {
+            List<String> refusedCommands, DataSize aofRewriteMaxSize) {
         this.port = port;
         this.dataDir = dataDir;
         this.pidFile = dataDir.resolve("redis.pid");
@@ -80,6 +84,7 @@ public final class EmbeddedRedis implements AutoCloseable {
         this.restartAttempts = restartAttempts;
         this.password = password;
         this.refusedCommands = List.copyOf(refusedCommands);
+        this.aofRewriteMaxSize = aofRewriteMaxSize;
         this.supervisor = Executors.newSingleThreadScheduledExecutor(task -> {
             Thread thread = new Thread(task, "embedded-redis-supervisor-" + port);
             thread.setDaemon(true);
@@ -87,23 +92,28 @@ public final class EmbeddedRedis implements AutoCloseable {
         });
     }
 
-    /** With {@code appendfsync everysec} and the default refused commands. */
+    /** With {@code appendfsync everysec}, the default refused commands and Redis's own rewrite size. */
     public static EmbeddedRedis start(int requestedPort, Path dataDir) {
-        return start(requestedPort, dataDir, "everysec", DEFAULT_RESTART_ATTEMPTS, REFUSED_COMMANDS);
+        return start(requestedPort, dataDir, "everysec", DEFAULT_RESTART_ATTEMPTS, REFUSED_COMMANDS,
+                REDIS_AOF_REWRITE_MIN_SIZE);
     }
 
     /**
      * @param appendfsync {@code always}, {@code everysec} or {@code no}
      * @param restartAttempts starts tried, each after a pause twice as long, once the server died unasked
      * @param refusedCommands commands answered {@code NOPERM} even with the password
+     * @param aofRewriteMaxSize the size (and doubled since the last rewrite) at which Redis rewrites its append-only
+     *     file by itself ({@code auto-aof-rewrite-min-size}); the service asks for it earlier when it can
+     *     ({@link QuietAofRewrites})
      */
     public static EmbeddedRedis start(int requestedPort, Path dataDir, String appendfsync, int restartAttempts,
-            List<String> refusedCommands) {
+            List<String> refusedCommands, DataSize aofRewriteMaxSize) {
         try {
             Path dir = dataDir.toAbsolutePath().normalize();
             Files.createDirectories(dir);
             EmbeddedRedis redis = new EmbeddedRedis(requestedPort == 0 ? freePort() : requestedPort, dir,
-                    appendfsync, restartAttempts, EmbeddedRedisPassword.readOrCreate(dir), refusedCommands);
+                    appendfsync, restartAttempts, EmbeddedRedisPassword.readOrCreate(dir), refusedCommands,
+                    aofRewriteMaxSize);
             stopOrphan(redis.pidFile);
             redis.launch();
             log.info("Embedded Redis listening on 127.0.0.1:{}, data in {}, password in {}", redis.port, dir,
@@ -180,6 +190,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                 "--pidfile", pidFile.toString(),
                 "--appendonly", "yes",
                 "--appendfsync", appendfsync,
+                "--auto-aof-rewrite-min-size", Long.toString(aofRewriteMaxSize.toBytes()),
                 "--save", ""));
         command.addAll(defaultUser());
         Process started = new ProcessBuilder(command).redirectErrorStream(true).start();

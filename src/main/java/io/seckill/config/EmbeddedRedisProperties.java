@@ -1,13 +1,16 @@
 package io.seckill.config;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -22,13 +25,28 @@ import org.springframework.validation.annotation.Validated;
  *     liveness goes DOWN
  * @param refusedCommands commands the embedded Redis answers {@code NOPERM} even to a client with its password
  *     (docs/security.md, "The Redis")
+ * @param aofRewrite when it rewrites its append-only file ({@link QuietAofRewrites})
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
 public record EmbeddedRedisProperties(boolean embedded, @Min(0) @Max(65535) int port, @NotNull Path dataDir,
         @NotNull Appendfsync appendfsync, @Min(1) int restartAttempts,
         @NotNull List<@Pattern(regexp = "[a-z]+", message = "a Redis command name in lower case") String>
-                refusedCommands) {
+                refusedCommands,
+        @NotNull @Valid AofRewrite aofRewrite) {
+
+    /**
+     * When the embedded Redis rewrites its append-only file: a fork that writes the whole dataset anew, holding a CPU
+     * and the disk for seconds.
+     *
+     * @param minSize the service asks for a rewrite once the file is this large and has doubled since the last one
+     * @param quietBelow ... and has grown by less than this a second (the intake is quiet) for {@code quietFor}
+     * @param quietFor how long the file must have grown that slowly
+     * @param maxSize Redis rewrites the file itself at this size (and doubled), busy or not: what bounds the disk the
+     *     file takes and how long a restart replays it
+     */
+    public record AofRewrite(@NotNull DataSize minSize, @NotNull DataSize quietBelow, @NotNull Duration quietFor,
+            @NotNull DataSize maxSize) {}
 
     /** Redis's {@code appendfsync} policies. */
     public enum Appendfsync {
