@@ -72,9 +72,11 @@ public class AsyncScripts {
         CompletableFuture<Long> acknowledgements = waits.covering();
         // A script that failed answers at once: the WAIT it shares may be held by the client until it reconnects or
         // gives the command up (a Sentinel failover held each new buyer until the promotion). Not thenCombine,
-        // which waits for both.
-        return reply.thenCompose(value -> acknowledgements.thenApply(
-                acknowledged -> new Replicated<>(value, waits.acknowledged(acknowledged, connection))));
+        // which waits for both. A WAIT that failed after the script answered (its connection broke, or the client
+        // refused to send it while reconnecting) acknowledged nothing, and the script's answer stands: an order it
+        // took was taken, and its buyer must not hear that nothing was done.
+        return reply.thenCompose(value -> acknowledgements.handle((acknowledged, failure) -> new Replicated<>(value,
+                failure == null && waits.acknowledged(acknowledged, connection))));
     }
 
     /** One script's call: what EVALSHA and EVAL both send. */
