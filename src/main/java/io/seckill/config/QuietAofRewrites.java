@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -75,16 +76,29 @@ public class QuietAofRewrites implements SmartLifecycle {
         boolean rewriting = number(persistence, "aof_rewrite_in_progress") > 0
                 || number(persistence, "aof_rewrite_scheduled") > 0;
         if (!rewriting && size >= minSize && size - base >= base && now - lastBusyNanos >= quietForNanos) {
+            // Asked again after another quiet-for at the earliest, whether this one is refused or not.
+            lastBusyNanos = now;
+            rewrite(size, base);
+        }
+    }
+
+    /** Never throws: an exception would end the periodic task for good. */
+    private void rewrite(long size, long base) {
+        try {
             // BGREWRITEAOF
             redis.execute((RedisCallback<Void>) connection -> {
                 connection.serverCommands().bgReWriteAof();
                 return null;
             });
-            lastBusyNanos = now;
-            log.info("The embedded Redis's append-only file is {} MB ({} MB after its last rewrite) and has grown by "
-                    + "less than {} KB a second for {} s: rewriting it now", size / MB, base / MB,
-                    quietBelowPerSecond / 1024, TimeUnit.NANOSECONDS.toSeconds(quietForNanos));
+        } catch (RuntimeException e) {
+            // Refused (an operator's refused-commands), or a fork that failed: Redis's own rule still applies.
+            log.warn("The embedded Redis did not rewrite its append-only file of {} MB: {}", size / MB,
+                    NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+            return;
         }
+        log.info("The embedded Redis's append-only file is {} MB ({} MB after its last rewrite) and has grown by "
+                + "less than {} KB a second for {} s: rewriting it now", size / MB, base / MB,
+                quietBelowPerSecond / 1024, TimeUnit.NANOSECONDS.toSeconds(quietForNanos));
     }
 
     private static long number(Properties info, String field) {

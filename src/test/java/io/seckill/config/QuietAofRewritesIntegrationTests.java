@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.unit.DataSize;
@@ -25,6 +28,7 @@ import org.springframework.util.unit.DataSize;
  * the writes pause, never while they go on, and not before the file is large enough. Redis's own rewrite waits for
  * the maximum size the service gave it at start.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class QuietAofRewritesIntegrationTests {
 
     private static final AofRewrite SETTINGS = new AofRewrite(DataSize.ofMegabytes(1), DataSize.ofKilobytes(64),
@@ -107,6 +111,24 @@ class QuietAofRewritesIntegrationTests {
         rewrites.start();
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
                 .until(() -> info("stats", "total_forks") == forksBefore);
+    }
+
+    @Test
+    void aRewriteRedisRefusesIsReportedAndTheChecksGoOn(@TempDir Path otherDir, CapturedOutput output) {
+        // An operator's refused-commands may include BGREWRITEAOF; an exception out of a check would end the task.
+        try (EmbeddedRedis refusing = EmbeddedRedis.start(0, otherDir, "everysec", 1, List.of("bgrewriteaof"),
+                DataSize.ofGigabytes(1));
+                RedisPort client = RedisPort.connectEmbedded(refusing.port(), otherDir)) {
+            for (int i = 0; i < 1500; i++) {
+                client.template().opsForValue().set("order:" + i, VALUE);
+            }
+            QuietAofRewrites checks = new QuietAofRewrites(client.template(), new AofRewrite(
+                    DataSize.ofMegabytes(1), DataSize.ofKilobytes(64), Duration.ZERO, DataSize.ofGigabytes(1)));
+            checks.check();
+            checks.check();
+            assertThat(output.getAll()).contains("The embedded Redis did not rewrite its append-only file")
+                    .contains("NOPERM");
+        }
     }
 
     @Test
