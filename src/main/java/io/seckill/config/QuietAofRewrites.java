@@ -17,8 +17,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p>The file grows with every write, about 775 bytes an accepted order (the stream entry, the {@code XCLAIM} Redis
  * records for each entry a reader is handed, the due set, the buyer), and a rewrite writes the whole dataset anew
  * from a forked child that holds a CPU and the disk for seconds. Left to Redis (64 MB, and doubled since the last
- * rewrite), one came every few tens of thousands of orders through a long sale, and each filled its seconds with
- * answers of 100–430 ms (bench/runs/2026-11-29-quiet-aof-rewrites.md). Here, once a second: when the file is
+ * rewrite), one came every 60,000–90,000 orders through a long sale, and each filled its seconds with answers of
+ * 100–800 ms (bench/runs/2026-11-29-quiet-aof-rewrites.md). Here, once a second: when the file is
  * {@code min-size} or more and has doubled since its last rewrite, the service asks for one ({@code BGREWRITEAOF}) as
  * soon as the file has grown by less than {@code quiet-below} a second for {@code quiet-for}. Redis keeps its own
  * rule for {@code max-size}, given at its start ({@link EmbeddedRedis}), busy or not: that bounds the disk the file
