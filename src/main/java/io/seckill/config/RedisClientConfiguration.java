@@ -18,9 +18,10 @@ import org.springframework.context.annotation.Configuration;
  * <ul>
  *   <li>While its connection is down, a command fails at once instead of waiting in a queue for the reconnection
  *       until the command timeout ({@code spring.data.redis.timeout}, 5 s): a buyer is answered 503 at once, and
- *       a command that fails this way never reached Redis. Auto-reconnect stays on. A command already sent when the
- *       connection broke fails with it (the Redis Cluster client may send it again to the node that took over), or
- *       times out: it may have run ({@link RedisOutage}).</li>
+ *       a command that fails this way never reached Redis. Auto-reconnect stays on, and with it a command already
+ *       sent when the connection broke and not answered is kept and sent again after the reconnection (to the node
+ *       that took over, on a Redis Cluster), or fails with the broken socket, or times out: it may have run, and may
+ *       run again ({@link RedisOutage}; the admission script answers its second run ALREADY_ORDERED).</li>
  *   <li>The pause between reconnection attempts is capped at {@code seckill.redis.outage.max-reconnect-delay}
  *       (Lettuce's own cap is 30 s), so the service uses a Redis that is back within about that.</li>
  *   <li>On a Redis Cluster, a failing node's reconnection attempts have the client re-read the topology (Boot's

@@ -21,6 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,7 +35,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * the replica holds the order. With the replica frozen (SIGSTOP, as a stalled machine), the buyer hears 503 within
  * the ack timeout instead of a 202 a failover could lose; the order stands, and the buyer's retry says so. The
  * orders sent while a WAIT is out share the next one (io.seckill.redis.ReplicationWaits), and a connection that
- * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s.
+ * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s, and the buyer whose script had
+ * run under it hears that the order was taken.
  */
 @SeckillIntegrationTest
 @DirtiesContext
@@ -42,6 +45,7 @@ class ReplicaAcknowledgementIntegrationTests {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int BUYERS = 20;
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
+    private static final Pattern TAKEN = Pattern.compile("^Order (\\d+) was taken, but Redis's replicas did not confirm");
     private static final ReplicatedRedis REDIS = ReplicatedRedis.start(
             Path.of("target", "replica-acks", UUID.randomUUID().toString()));
     private static final StandaloneRedis MASTER = REDIS.master();
@@ -108,15 +112,17 @@ class ReplicaAcknowledgementIntegrationTests {
     }
 
     @Test
-    void aConnectionBrokenUnderItsWaitAnswers503AndTheOrderStands() throws Exception {
+    void aConnectionBrokenUnderItsWaitAfterTheScriptRanTellsTheBuyerTheOrderWasTaken() throws Exception {
         await().atMost(DEADLINE).until(MASTER::replicaOnline);
         long voucher = api.createVoucher(10);
+        // Redis knows the script now: EVALSHA runs at once. Unknown, its EVAL would wait behind the blocked WAIT.
+        String first = api.orderAccepted(voucher, 6).get(0);
         Answer unconfirmed;
         ExecutorService buyer = Executors.newSingleThreadExecutor();
         try (StandaloneRedis.Frozen frozen = REPLICA.freeze()) {
             Future<Answer> answer = buyer.submit(() -> api.order(voucher, 7));
-            // The order's WAIT blocks its connection; the connection breaks under it (the client reconnects and
-            // resends what was unanswered, the WAIT included).
+            // The connection's last command is the order's WAIT, so the script before it has run and taken the
+            // unit; then the connection breaks under the WAIT.
             String waiting = await().atMost(DEADLINE).pollInterval(Duration.ofMillis(10))
                     .until(() -> MASTER.clientAddress(" cmd=wait"), address -> address != null);
             MASTER.killClient(waiting);
@@ -126,7 +132,13 @@ class ReplicaAcknowledgementIntegrationTests {
         }
         assertThat(unconfirmed.status()).as(unconfirmed.body()).isEqualTo(503);
         assertThat(unconfirmed.code()).isEqualTo("REDIS_UNAVAILABLE");
+        // Not "nothing was done", nor "did not answer": the script's answer came, and it took the order.
+        String detail = unconfirmed.json().get("detail").asText();
+        Matcher taken = TAKEN.matcher(detail);
+        assertThat(taken.find()).as(detail).isTrue();
         assertThat(api.order(voucher, 7).code()).isEqualTo("ALREADY_ORDERED");
+        await().atMost(DEADLINE).until(() -> stores.orderRows(voucher) == 2);
+        assertThat(stores.rowsPerOrderId(voucher)).containsOnlyKeys(first, taken.group(1));
     }
 
     private static <T> List<T> concurrently(int count, IntFunction<T> task) throws Exception {
