@@ -17,8 +17,8 @@ import org.springframework.data.redis.RedisSystemException;
  * over), if it did: for the API to answer 503 REDIS_UNAVAILABLE instead of 500, and for background work to wait
  * quietly instead of logging a stack trace on every attempt.
  *
- * <p>While the client is disconnected commands fail at once ({@code REJECT_COMMANDS}, {@link RedisClientConfiguration}):
- * such a command never reached Redis, so nothing was done. A command that was sent and got no answer is different:
+ * <p>While the client is disconnected commands fail at once ({@code REJECT_COMMANDS},
+ * {@link RedisClientConfiguration}): such a command never reached Redis, so nothing was done. A command that was sent and got no answer is different:
  * it may have run. That is one that timed out, or whose connection broke under it: Lettuce fails it with the
  * socket's exception ("Connection reset"), or keeps it and sends it again after the reconnect, where it may time
  * out. "Connection disconnected" and "Connection closed" ({@code DefaultEndpoint.notifyDrainQueuedCommands}: a client

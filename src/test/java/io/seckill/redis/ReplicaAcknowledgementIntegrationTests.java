@@ -45,7 +45,8 @@ class ReplicaAcknowledgementIntegrationTests {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final int BUYERS = 20;
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
-    private static final Pattern TAKEN = Pattern.compile("^Order (\\d+) was taken, but Redis's replicas did not confirm");
+    private static final Pattern TAKEN =
+            Pattern.compile("^Order (\\d+) was taken, but Redis's replicas did not confirm");
     private static final ReplicatedRedis REDIS = ReplicatedRedis.start(
             Path.of("target", "replica-acks", UUID.randomUUID().toString()));
     private static final StandaloneRedis MASTER = REDIS.master();
