@@ -21,10 +21,10 @@ import org.springframework.data.redis.RedisSystemException;
  * {@link RedisClientConfiguration}): such a command never reached Redis, so nothing was done. A command that was sent
  * and got no answer is different: it may have run. That is one that timed out, or whose connection broke under it:
  * Lettuce fails it with the socket's exception ("Connection reset"), or keeps it and sends it again after the
- * reconnect, where it may time out. "Connection disconnected" and "Connection closed" ({@code
- * DefaultEndpoint.notifyDrainQueuedCommands}: a client without reconnects, or shutting down) are given alike to every
- * command the client holds, those written to the socket and awaiting their answer included, so they cannot mean "not
- * sent" either: a killed master may have run and replicated the script.
+ * reconnect, where it may time out. "Connection disconnected" and "Connection closed"
+ * ({@code DefaultEndpoint.notifyDrainQueuedCommands}: a client without reconnects, or shutting down) are given alike
+ * to every command the client holds, those written to the socket and awaiting their answer included, so they cannot
+ * mean "not sent" either: a killed master may have run and replicated the script.
  */
 public enum RedisOutage {
 
