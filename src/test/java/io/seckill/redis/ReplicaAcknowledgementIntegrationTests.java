@@ -35,8 +35,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * the replica holds the order. With the replica frozen (SIGSTOP, as a stalled machine), the buyer hears 503 within
  * the ack timeout instead of a 202 a failover could lose; the order stands, and the buyer's retry says so. The
  * orders sent while a WAIT is out share the next one (io.seckill.redis.ReplicationWaits), and a connection that
- * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s, and the buyer whose script had
- * run under it hears that the order was taken.
+ * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s. A buyer whose script ran before
+ * its WAIT broke or was refused hears that the order was taken.
  */
 @SeckillIntegrationTest
 @DirtiesContext
@@ -131,15 +131,38 @@ class ReplicaAcknowledgementIntegrationTests {
         } finally {
             buyer.shutdownNow();
         }
-        assertThat(unconfirmed.status()).as(unconfirmed.body()).isEqualTo(503);
-        assertThat(unconfirmed.code()).isEqualTo("REDIS_UNAVAILABLE");
-        // Not "nothing was done", nor "did not answer": the script's answer came, and it took the order.
-        String detail = unconfirmed.json().get("detail").asText();
-        Matcher taken = TAKEN.matcher(detail);
-        assertThat(taken.find()).as(detail).isTrue();
+        String taken = takenNotConfirmed(unconfirmed);
         assertThat(api.order(voucher, 7).code()).isEqualTo("ALREADY_ORDERED");
         await().atMost(DEADLINE).until(() -> stores.orderRows(voucher) == 2);
-        assertThat(stores.rowsPerOrderId(voucher)).containsOnlyKeys(first, taken.group(1));
+        assertThat(stores.rowsPerOrderId(voucher)).containsOnlyKeys(first, taken);
+    }
+
+    @Test
+    void aWaitRefusedAfterTheScriptRanTellsTheBuyerTheOrderWasTaken() throws Exception {
+        await().atMost(DEADLINE).until(MASTER::replicaOnline);
+        long voucher = api.createVoucher(10);
+        Answer unconfirmed;
+        // The script runs and takes the unit; the WAIT right behind it is refused (NOPERM).
+        try (StandaloneRedis.Denied denied = MASTER.deny("wait")) {
+            unconfirmed = api.order(voucher, 8);
+        }
+        String taken = takenNotConfirmed(unconfirmed);
+        assertThat(api.order(voucher, 8).code()).isEqualTo("ALREADY_ORDERED");
+        await().atMost(DEADLINE).until(() -> stores.orderRows(voucher) == 1);
+        assertThat(stores.rowsPerOrderId(voucher)).containsOnlyKeys(taken);
+    }
+
+    /**
+     * The answer of an order the script took and the replicas did not confirm: 503, and not "nothing was done" nor
+     * "did not answer", since the script's answer came. Returns the order's id, as the detail names it.
+     */
+    private static String takenNotConfirmed(Answer answer) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.code()).isEqualTo("REDIS_UNAVAILABLE");
+        String detail = answer.json().get("detail").asText();
+        Matcher taken = TAKEN.matcher(detail);
+        assertThat(taken.find()).as(detail).isTrue();
+        return taken.group(1);
     }
 
     private static <T> List<T> concurrently(int count, IntFunction<T> task) throws Exception {

@@ -109,6 +109,26 @@ public final class StandaloneRedis implements AutoCloseable {
         void close();
     }
 
+    /**
+     * Refuses {@code command} to the default user, the service's ({@code ACL SETUSER default -command}), as an ACL
+     * tightened under a running service would, until the returned handle is closed.
+     */
+    public Denied deny(String command) {
+        acl("-" + command);
+        return () -> acl("+" + command);
+    }
+
+    /** A command refused by {@link #deny}, allowed again by {@link #close}. */
+    public interface Denied extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private void acl(String rule) {
+        template().execute((RedisCallback<Object>) connection -> connection.execute("ACL", bytes("SETUSER"),
+                bytes("default"), bytes(rule)));
+    }
+
     private static void signal(String signal, long pid) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
