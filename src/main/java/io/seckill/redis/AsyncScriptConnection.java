@@ -47,6 +47,13 @@ class AsyncScriptConnection {
     @Bean
     ReplicationWaits replicationWaits(StatefulConnection<String, String> asyncScriptsConnection,
             RedisClusterAsyncCommands<String, String> asyncScriptCommands, ReplicaAckProperties replicas) {
-        return new ReplicationWaits(asyncScriptsConnection, asyncScriptCommands, replicas);
+        ReplicationWaits waits = new ReplicationWaits(asyncScriptsConnection, asyncScriptCommands, replicas);
+        try {
+            waits.requireWait();
+        } catch (RuntimeException refused) {
+            waits.close();
+            throw refused;
+        }
+        return waits;
     }
 }

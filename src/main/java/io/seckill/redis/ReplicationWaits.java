@@ -1,14 +1,18 @@
 package io.seckill.redis;
 
 import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,6 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * which the connection broke is therefore never counted as acknowledged ({@link #acknowledged}).
  */
 public final class ReplicationWaits implements AutoCloseable {
+
+    private static final long WAIT_CHECK_TIMEOUT_SECONDS = 10;
 
     private final RedisClusterAsyncCommands<String, String> redis;
     private final ReplicaAckProperties properties;
@@ -53,6 +59,30 @@ public final class ReplicationWaits implements AutoCloseable {
                 breaks.incrementAndGet();
             }
         });
+    }
+
+    /**
+     * With acknowledgements asked for, a Redis that refuses {@code WAIT} (an ACL without it, a managed Redis that does
+     * not offer it) stops the start: every order would be taken and answered "not confirmed". A Redis that cannot be
+     * reached is left to the start-up's state check. {@code WAIT 0 0} answers at once.
+     */
+    void requireWait() {
+        if (!properties.enabled()) {
+            return;
+        }
+        try {
+            redis.waitForReplication(0, 0).toCompletableFuture().get(WAIT_CHECK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RedisCommandExecutionException refused) {
+                throw new IllegalStateException("seckill.redis.replica-acks needs Redis's WAIT, which Redis refuses: "
+                        + refused.getMessage(), refused);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while checking that Redis offers WAIT", e);
+        } catch (TimeoutException e) {
+            // Not reachable now: the state check decides whether the start goes on.
+        }
     }
 
     /** Read before the script is sent: what {@link #since} compares with. */

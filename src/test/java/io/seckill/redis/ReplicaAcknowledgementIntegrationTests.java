@@ -1,10 +1,12 @@
 package io.seckill.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.seckill.support.ApiClient;
 import io.seckill.support.ApiClient.Answer;
+import io.seckill.support.InProcessService;
 import io.seckill.support.ReplicatedRedis;
 import io.seckill.support.SeckillIntegrationTest;
 import io.seckill.support.StandaloneRedis;
@@ -13,7 +15,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -36,7 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * the ack timeout instead of a 202 a failover could lose; the order stands, and the buyer's retry says so. The
  * orders sent while a WAIT is out share the next one (io.seckill.redis.ReplicationWaits), and a connection that
  * breaks under its WAIT neither hangs the orders behind it nor turns them into 202s. A buyer whose script ran before
- * its WAIT broke or was refused hears that the order was taken.
+ * its WAIT broke or was refused hears that the order was taken; a Redis that refuses WAIT outright stops the start.
  */
 @SeckillIntegrationTest
 @DirtiesContext
@@ -150,6 +154,19 @@ class ReplicaAcknowledgementIntegrationTests {
         assertThat(api.order(voucher, 8).code()).isEqualTo("ALREADY_ORDERED");
         await().atMost(DEADLINE).until(() -> stores.orderRows(voucher) == 1);
         assertThat(stores.rowsPerOrderId(voucher)).containsOnlyKeys(taken);
+    }
+
+    @Test
+    void aRedisThatRefusesWaitStopsTheStart() {
+        Map<String, Object> properties = new LinkedHashMap<>(MASTER.serviceProperties());
+        properties.put("seckill.redis.replica-acks", "1");
+        properties.put("seckill.stream.consumer-name", "refused-wait");
+        properties.put("camel.main.jmx-enabled", "false");
+        try (StandaloneRedis.Denied denied = MASTER.deny("wait")) {
+            assertThatThrownBy(() -> InProcessService.start(new String[] {"test"}, properties).close())
+                    .hasStackTraceContaining("seckill.redis.replica-acks needs Redis's WAIT, which Redis refuses")
+                    .hasStackTraceContaining("NOPERM");
+        }
     }
 
     /**
