@@ -57,11 +57,20 @@ public final class ServiceProcess implements AutoCloseable {
         return start(name, workDir, properties, DEFAULT_JVM_OPTIONS);
     }
 
+    /** Starts an instance, its classes mapped from {@link ChildClassArchive} (made on the first start). */
     public static ServiceProcess start(String name, Path workDir, Map<String, String> properties,
+            List<String> jvmOptions) {
+        ChildClassArchive archive = ChildClassArchive.get(mainClassPath(), DEFAULT_JVM_OPTIONS);
+        List<String> options = new ArrayList<>(archive.jvmOptions());
+        options.addAll(jvmOptions);
+        return startOn(archive.classPath(), name, workDir, properties, options);
+    }
+
+    static ServiceProcess startOn(List<String> classPath, String name, Path workDir, Map<String, String> properties,
             List<String> jvmOptions) {
         List<String> launch = new ArrayList<>(jvmOptions);
         launch.add("-cp");
-        launch.add(String.join(File.pathSeparator, mainClassPath()));
+        launch.add(String.join(File.pathSeparator, classPath));
         launch.add("io.seckill.Application");
         return launch(name, workDir, properties, launch);
     }
