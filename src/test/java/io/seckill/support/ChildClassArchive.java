@@ -3,10 +3,13 @@ package io.seckill.support;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -67,13 +70,18 @@ final class ChildClassArchive {
     private static ChildClassArchive make(List<String> mainClassPath, List<String> trainingJvmOptions) {
         try {
             Path folder = ROOT.resolve(digest(mainClassPath));
-            List<String> jars = jarsOnly(mainClassPath, folder);
-            Path archive = folder.resolve("service.jsa");
-            if (!Files.isRegularFile(archive)) {
-                deleteOthers(folder);
-                train(jars, trainingJvmOptions, folder, archive);
+            Files.createDirectories(folder);
+            // The integration tests' other JVM waits here while this one trains, rather than training too.
+            try (FileChannel lock = FileChannel.open(folder.resolve("lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock held = lock.lock()) {
+                List<String> jars = jarsOnly(mainClassPath, folder);
+                Path archive = folder.resolve("service.jsa");
+                if (!Files.isRegularFile(archive)) {
+                    deleteOthers(folder);
+                    train(jars, trainingJvmOptions, folder, archive);
+                }
+                return new ChildClassArchive(jars, List.of("-XX:SharedArchiveFile=" + archive));
             }
-            return new ChildClassArchive(jars, List.of("-XX:SharedArchiveFile=" + archive));
         } catch (IOException | RuntimeException e) {
             System.out.println("Child JVMs start without a class archive: " + e);
             return new ChildClassArchive(mainClassPath, List.of());
@@ -97,8 +105,7 @@ final class ChildClassArchive {
         if (!Files.isRegularFile(written)) {
             throw new IllegalStateException("the training child wrote no archive");
         }
-        // Another test JVM may have written one meanwhile: either is as good.
-        Files.move(written, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
         System.out.printf("Child JVMs' class archive made in %d ms: %s%n",
                 Duration.ofNanos(System.nanoTime() - started).toMillis(), archive);
     }
