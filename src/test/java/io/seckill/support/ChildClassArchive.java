@@ -14,13 +14,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A class-data-sharing archive for the service's child JVMs (the JDK's dynamic AppCDS archive): a child started with
@@ -179,11 +179,7 @@ final class ChildClassArchive {
     private static void deleteOthers(Path keep) throws IOException {
         try (Stream<Path> folders = Files.list(ROOT)) {
             for (Path folder : folders.filter(folder -> !folder.equals(keep)).toList()) {
-                try (Stream<Path> files = Files.walk(folder)) {
-                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(file);
-                    }
-                }
+                FileSystemUtils.deleteRecursively(folder);
             }
         }
     }
