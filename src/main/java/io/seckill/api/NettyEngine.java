@@ -35,7 +35,8 @@ import org.springframework.core.Ordered;
  * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of
  * its own become problem+json ({@link NettyRequestGate}, {@link NettyProblemAnswers}); the refusals this instance
  * remembers are answered before any route ({@link NettyRememberedRefusals}), and the order placement finds its route
- * without Camel's path search ({@link NettyApiMultiplexer}); what one client may hold is bounded by
+ * without Camel's path search ({@link NettyApiMultiplexer}), and its answers are made without converting the headers
+ * no answer carries ({@link NettyApiBinding}); what one client may hold is bounded by
  * {@link NettyConnectionLimits}, and pipelined requests are answered in order ({@link NettyRequestOrder}). Netty's
  * server and the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
  */
@@ -107,6 +108,11 @@ class NettyEngine {
         return new NettyRequestOrder.Factory();
     }
 
+    @Bean("nettyApiBinding")
+    NettyApiBinding nettyApiBinding(ResponseHeaders apiHeaderFilter) {
+        return new NettyApiBinding(apiHeaderFilter);
+    }
+
     @Bean("nettyConnectionLimits")
     NettyConnectionLimits.Factory nettyConnectionLimits(ApiProperties api, EngineProblemWriter problems) {
         return new NettyConnectionLimits.Factory(api, problems);
@@ -133,6 +139,7 @@ class NettyEngine {
                 // Netty's aggregator answers 413 (made a problem by NettyProblemAnswers) past this, unread.
                 endpoint.put("chunkedMaxContentLength", Long.toString(api.maxBodySize().toBytes()));
                 endpoint.put("headerFilterStrategy", "#apiHeaderFilter");
+                endpoint.put("nettyHttpBinding", "#nettyApiBinding");
                 rest.setEndpointProperties(endpoint);
             }
 

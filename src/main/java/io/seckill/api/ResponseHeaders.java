@@ -2,6 +2,7 @@ package io.seckill.api;
 
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.camel.Exchange;
@@ -30,6 +31,13 @@ public class ResponseHeaders implements HeaderFilterStrategy {
     @Override
     public boolean applyFilterToExternalHeaders(String name, Object value, Exchange exchange) {
         return requests.applyFilterToExternalHeaders(name, value, exchange);
+    }
+
+    /** The headers an answer may carry, with the others named (for a binding that reads those itself). */
+    Set<String> answeredWith(String... others) {
+        SortedSet<String> names = new TreeSet<>(ANSWERED);
+        names.addAll(List.of(others));
+        return Collections.unmodifiableSortedSet(names);
     }
 
     private static SortedSet<String> answered(String... names) {
