@@ -92,7 +92,10 @@ final class ReferenceController {
         command.addAll(javaOptions);
         command.addAll(List.of("-cp", classpath, "reference.ReferenceIntake", "--server.port=0",
                 "--spring.main.banner-mode=off", "--spring.data.redis.port=" + service.redisPort(),
-                "--reference.script=" + script.toAbsolutePath()));
+                "--reference.script=" + script.toAbsolutePath(),
+                // the bench's payment window: the controller's orders must not fall due (and be cancelled by the
+                // service beside it) while later legs measure
+                "--reference.payment-timeout-millis=" + ServiceLeg.PAYMENT_TIMEOUT_MILLIS));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("SPRING_DATA_REDIS_PASSWORD",
                 service.redisPassword() == null ? "" : service.redisPassword());
