@@ -86,11 +86,12 @@ final class BenchRun {
         H2Leg.Result one = new H2Leg(context).measure();
         int longWarmUp = settings.longWarmUpSeconds();
         new RateLimitedLeg(context).measure(one.bestConnections(), longWarmUp);
-        int nettyRate = new NettyLeg(context).measure(one.bestConnections(), longWarmUp);
+        NettyLeg.Result netty = new NettyLeg(context).measure(one.bestConnections(), one.referenceConnections(),
+                longWarmUp);
         boolean pg = new PostgresLeg(context).measure(databases, one.e2eRate(), longWarmUp);
         new UnpaidWinnersLeg(context).measure();
 
-        noteTheRun(context, machine, one, pg, nettyRate);
+        noteTheRun(context, machine, one, pg, netty.rate());
         context.facts().write(context.logs());
         Summary summary = new Summary(new RunFiles(run));
         String markdown = summary.markdown();
@@ -133,6 +134,8 @@ final class BenchRun {
         facts.note("intake_seconds", settings.intakeSeconds());
         facts.note("connections", String.join(" ", settings.connections().stream().map(String::valueOf).toList()));
         facts.note("best_connections", one.bestConnections());
+        facts.note("reference_connections", one.referenceConnections());
+        facts.note("netty_rounds", settings.nettyRounds());
         facts.note("limit_requests", settings.limitRequests());
         facts.note("limit_clients", settings.limitClients());
         facts.note("limit_pipeline", settings.limitPipeline());

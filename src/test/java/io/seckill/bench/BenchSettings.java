@@ -13,7 +13,7 @@ import java.util.function.Function;
  * (run.sh --help prints them).
  */
 record BenchSettings(boolean quick, int warmUpSeconds, int intakeSeconds, List<Integer> connections, int wrkThreads,
-        int limitRequests, int limitClients, int limitPipeline, Integer e2eRate, int e2eSeconds,
+        int nettyRounds, int limitRequests, int limitClients, int limitPipeline, Integer e2eRate, int e2eSeconds,
         int e2eWarmUpSeconds, int e2eWarmUpMaxSeconds, int e2eConnections, int e2eSampleEvery,
         int e2ePollMillis, int drainOrders, int flashStock, int flashRequests, int flashBuyers,
         int flashConcurrency, int batchSize, List<String> javaOptions, String javaOptionsText, String mallocArenaMax,
@@ -34,6 +34,7 @@ record BenchSettings(boolean quick, int warmUpSeconds, int intakeSeconds, List<I
                 file.number("BENCH_INTAKE_SECONDS"),
                 Arrays.stream(file.text("BENCH_CONNECTIONS").split("\\s+")).map(Integer::valueOf).toList(),
                 file.number("BENCH_WRK_THREADS"),
+                file.number("BENCH_NETTY_ROUNDS"),
                 file.number("BENCH_LIMIT_REQUESTS"),
                 file.number("BENCH_LIMIT_CLIENTS"),
                 file.number("BENCH_LIMIT_PIPELINE"),

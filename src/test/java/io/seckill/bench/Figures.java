@@ -2,6 +2,8 @@ package io.seckill.bench;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -81,6 +83,28 @@ final class Figures {
      */
     static String decimals(double value, int digits) {
         return new BigDecimal(value).setScale(digits, RoundingMode.HALF_EVEN).toPlainString();
+    }
+
+    /**
+     * The median of FIGURES with no decimals (the mean of the middle two of an even count), "n/a" when there are none
+     * or one is missing: a rate that one run under a stall (an append-only-file rewrite of the embedded Redis, a
+     * neighbour on the host) does not move.
+     */
+    static String median(List<String> figures) {
+        double[] values = new double[figures.size()];
+        for (int i = 0; i < values.length; i++) {
+            Double value = number(figures.get(i));
+            if (value == null) {
+                return NONE;
+            }
+            values[i] = value;
+        }
+        if (values.length == 0) {
+            return NONE;
+        }
+        Arrays.sort(values);
+        int middle = values.length / 2;
+        return decimals(values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2, 0);
     }
 
     /** A figure as a number; null for a missing one, "n/a", or anything else that is not a plain decimal. */

@@ -2,6 +2,7 @@ package io.seckill.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -58,5 +59,14 @@ class FiguresTests {
         // As awk's printf read them: 2.855 is a hair under in binary.
         assertThat(Figures.millisFromMicros("2855")).isEqualTo("2.85");
         assertThat(Figures.millisFromMicros(null)).isEqualTo("n/a");
+    }
+
+    @Test
+    void aMedianIsTheMiddleFigureOrTheMeanOfTheMiddleTwoAndNaWithAFigureMissing() {
+        assertThat(Figures.median(List.of("6000", "5000", "7000"))).isEqualTo("6000");
+        assertThat(Figures.median(List.of("6000", "5000", "7000", "9000"))).isEqualTo("6500");
+        assertThat(Figures.median(List.of("4608"))).isEqualTo("4608");
+        assertThat(Figures.median(List.of("6000", "n/a", "7000"))).isEqualTo("n/a");
+        assertThat(Figures.median(List.of())).isEqualTo("n/a");
     }
 }

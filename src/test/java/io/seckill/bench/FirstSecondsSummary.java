@@ -1,6 +1,5 @@
 package io.seckill.bench;
 
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -106,18 +105,7 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
      * load) does not move.
      */
     private static String median(List<Wrk.Result> windows) {
-        double[] rates = new double[windows.size()];
-        for (int i = 0; i < rates.length; i++) {
-            Double rate = Figures.number(windows.get(i).rate());
-            if (rate == null) {
-                return Figures.NONE;
-            }
-            rates[i] = rate;
-        }
-        Arrays.sort(rates);
-        int middle = rates.length / 2;
-        double median = rates.length % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
-        return Figures.decimals(median, 0);
+        return Figures.median(windows.stream().map(Wrk.Result::rate).toList());
     }
 
     private static Wrk.Result last(List<Wrk.Result> windows) {

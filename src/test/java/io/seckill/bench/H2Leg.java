@@ -11,7 +11,8 @@ import java.util.List;
 final class H2Leg {
 
     /** What leg 1 found that the later legs and the summary need. */
-    record Result(String redisVersion, int bestConnections, int e2eRate, String fsyncDefault, String fsyncOther) {
+    record Result(String redisVersion, int bestConnections, int referenceConnections, int e2eRate,
+            String fsyncDefault, String fsyncOther) {
     }
 
     private static final String FLASH_ACCEPTED = "flash-accepted.csv";
@@ -40,7 +41,7 @@ final class H2Leg {
         long rssIntake = otherFsync(leg, best.connections(), fsyncDefault, fsyncOther);
 
         IntakeReferences references = new IntakeReferences(context);
-        long rssReference = references.controller(leg);
+        IntakeReferences.Controller controller = references.controller(leg);
         leg.service().checkAlive();
         ChildProcesses.say("waiting for the writer to catch up");
         leg.awaitStreamEmpty();
@@ -73,9 +74,10 @@ final class H2Leg {
         facts.note("rss_intake", rssIntake);
         facts.note("rss_drain", rssDrain);
         facts.note("rss_drain_from", drained.rssFrom());
-        facts.note("rss_reference", rssReference);
+        facts.note("rss_reference", controller.rssMb());
         facts.note("rss_redis", rssRedis);
-        return new Result(redisVersion, best.connections(), e2eRate, fsyncDefault, fsyncOther);
+        return new Result(redisVersion, best.connections(), controller.bestConnections(), e2eRate, fsyncDefault,
+                fsyncOther);
     }
 
     /** The warm-up, then wrk at each connection count: the best. */

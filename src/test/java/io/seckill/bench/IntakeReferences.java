@@ -17,8 +17,12 @@ final class IntakeReferences {
         this.settings = context.settings();
     }
 
-    /** The controller's intake; returns its peak RSS in MB. */
-    long controller(ServiceLeg leg) throws Exception {
+    /** What the controller's intake found: its peak RSS in MB and its best connection count. */
+    record Controller(long rssMb, int bestConnections) {
+    }
+
+    /** The controller's intake at each connection count. */
+    Controller controller(ServiceLeg leg) throws Exception {
         ChildProcesses.say("reference: starting the plain Spring MVC controller on the service's Redis");
         ReferenceController.Running controller = context.reference().start(context.processes(),
                 settings.javaOptions(), leg.service(), context.admitScript(), context.log("reference.log"));
@@ -36,7 +40,7 @@ final class IntakeReferences {
             long rss = ProcessReadings.peakRssMb(controller.process().pid());
             ChildProcesses.say("reference: best " + best.rate() + " accepted/s at " + best.connections()
                     + " connections; peak RSS " + rss + " MB");
-            return rss;
+            return new Controller(rss, best.connections());
         } finally {
             controller.stop();
         }

@@ -1,12 +1,23 @@
 package io.seckill.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Leg 2b of bench/run.sh: H2, the API on the netty-http engine with the rate limits off, a service of its own: the
- * intake at leg 1's best connection count, the sold-out path, and a steady load at half its own rate.
+ * intake alternated with the reference controller's on the leg's Redis, the sold-out path, and a steady load at half
+ * its own rate.
+ *
+ * <p>Why alternated: leg 1 measures the controller twenty minutes before this leg, and the machine's pace moved by up
+ * to a third between the two on shared hosts (bench/runs: the same code at 112–181 % of the controller from night to
+ * night). Here both are warmed as long, then measured in turn, each at its own best connection count, and the
+ * medians of the rounds are compared: what the machine does meanwhile falls on both.
  */
 final class NettyLeg {
+
+    /** The medians of the alternated rounds, accepted orders/s. */
+    record Result(int rate, int reference) {
+    }
 
     private final RunContext context;
 
@@ -14,21 +25,71 @@ final class NettyLeg {
         this.context = context;
     }
 
-    /** At leg 1's BEST connection count after LONG_WARM_UP seconds of the same; returns its accepted rate. */
-    int measure(int best, int longWarmUp) throws Exception {
+    /**
+     * BEST: leg 1's best connection count, the service's; REFERENCE_BEST: the controller's; each warmed LONG_WARM_UP
+     * seconds at its count before BENCH_NETTY_ROUNDS rounds of the two in turn.
+     */
+    Result measure(int best, int referenceBest, int longWarmUp) throws Exception {
+        BenchSettings settings = context.settings();
         WrkIntake wrk = new WrkIntake(context);
         ServiceLeg leg = ServiceLeg.start(context, "netty", "service-netty.log", ServiceLeg.THROUGHPUT_WINDOW,
                 List.of("--seckill.api.engine=netty-http"), ServiceLeg.NO_RATE_LIMITS);
         ChildProcesses.say("netty-http engine: warming up, " + longWarmUp + " s of wrk at " + best + " connections");
         wrk.intake(leg, "netty-warm-up", best, longWarmUp, "wrk-netty-warm-up.txt", false);
-        int rate = WrkIntake.rate(wrk.intake(leg, "netty", best, context.settings().intakeSeconds(), "wrk-netty.txt",
-                false));
-        ChildProcesses.say("netty-http engine: " + rate + " accepted/s");
+        List<String> rates = new ArrayList<>();
+        List<String> references = new ArrayList<>();
+        ChildProcesses.say("reference beside it: starting the plain Spring MVC controller on its Redis");
+        ReferenceController.Running controller = context.reference().start(context.processes(),
+                settings.javaOptions(), leg.service(), context.admitScript(), context.log("reference-netty.log"));
+        try {
+            ChildProcesses.say("reference beside it: warming up, " + longWarmUp + " s of wrk at " + referenceBest
+                    + " connections");
+            referenceIntake(leg, controller, "warm-up", referenceBest, longWarmUp, "wrk-netty-reference-warm-up.txt");
+            for (int round = 1; round <= settings.nettyRounds(); round++) {
+                String of = round + " of " + settings.nettyRounds();
+                Wrk.Result netty = wrk.intake(leg, "netty " + round, best, settings.intakeSeconds(),
+                        nettyLog(round), false);
+                rates.add(netty.rate());
+                Wrk.Result reference = referenceIntake(leg, controller, String.valueOf(round), referenceBest,
+                        settings.intakeSeconds(), referenceLog(round));
+                references.add(reference.rate());
+                ChildProcesses.say("round " + of + ": netty-http " + netty.rate() + " accepted/s, the controller "
+                        + reference.rate());
+            }
+        } finally {
+            controller.stop();
+        }
+        Result result = new Result(median(rates), median(references));
+        ChildProcesses.say("netty-http engine: medians " + result.rate() + " accepted/s against the controller's "
+                + result.reference());
         wrk.soldOut(leg, "netty-sold-out", best, "wrk-netty-sold-out.txt");
         leg.awaitStreamEmpty();
-        new SteadyLoads(context).service(leg, "h2, netty-http", rate / 2, "steady-load-h2-netty.txt");
+        new SteadyLoads(context).service(leg, "h2, netty-http", result.rate() / 2, "steady-load-h2-netty.txt");
         context.facts().note("rss_netty", ProcessReadings.peakRssMb(leg.service().pid()));
         leg.service().stop();
-        return rate;
+        return result;
+    }
+
+    /** The results file of round ROUND (from 1) of the netty-http engine's intake. */
+    static String nettyLog(int round) {
+        return "wrk-netty-" + round + ".txt";
+    }
+
+    /** The results file of round ROUND (from 1) of the controller's intake beside it. */
+    static String referenceLog(int round) {
+        return "wrk-netty-reference-" + round + ".txt";
+    }
+
+    private Wrk.Result referenceIntake(ServiceLeg leg, ReferenceController.Running controller, String title,
+            int connections, int seconds, String results) throws Exception {
+        Wrk.Result result = context.wrk().run(controller.base(), leg.newVoucher("reference beside netty " + title,
+                ServiceLeg.MAX_STOCK), connections, seconds, 202, "orders", false, context.log(results));
+        leg.service().checkAlive();
+        return result;
+    }
+
+    private static int median(List<String> rates) {
+        Double median = Figures.number(Figures.median(rates));
+        return median == null ? 0 : median.intValue();
     }
 }
