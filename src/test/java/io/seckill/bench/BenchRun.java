@@ -91,7 +91,7 @@ final class BenchRun {
         boolean pg = new PostgresLeg(context).measure(databases, one.e2eRate(), longWarmUp);
         new UnpaidWinnersLeg(context).measure();
 
-        noteTheRun(context, machine, one, pg, netty.rate());
+        noteTheRun(context, machine, one, pg, netty.rate(), netty.connections());
         context.facts().write(context.logs());
         Summary summary = new Summary(new RunFiles(run));
         String markdown = summary.markdown();
@@ -105,8 +105,8 @@ final class BenchRun {
     }
 
     /** The facts of the whole run for the summary: when, where, with what, the settings, what leg 1 chose. */
-    private void noteTheRun(RunContext context, MachineFacts machine, H2Leg.Result one, boolean pg, int nettyRate)
-            throws Exception {
+    private void noteTheRun(RunContext context, MachineFacts machine, H2Leg.Result one, boolean pg, int nettyRate,
+            int nettyConnections) throws Exception {
         RunFacts facts = context.facts();
         facts.note("date", ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")));
         facts.note("quick", settings.quick() ? 1 : 0);
@@ -136,6 +136,7 @@ final class BenchRun {
         facts.note("best_connections", one.bestConnections());
         facts.note("reference_connections", one.referenceConnections());
         facts.note("netty_rounds", settings.nettyRounds());
+        facts.note("netty_connections", nettyConnections);
         facts.note("limit_requests", settings.limitRequests());
         facts.note("limit_clients", settings.limitClients());
         facts.note("limit_pipeline", settings.limitPipeline());
