@@ -34,11 +34,12 @@ import org.springframework.core.Ordered;
  * answers, so no thread waits for Redis; Tomcat keeps the actuator, the console and the login, at
  * {@code seckill.api.management-port}, and the liveness and readiness probes answer on both ports. Netty's answers of
  * its own become problem+json ({@link NettyRequestGate}, {@link NettyProblemAnswers}); the refusals this instance
- * remembers are answered before any route ({@link NettyRememberedRefusals}), and the order placement finds its route
- * without Camel's path search ({@link NettyApiMultiplexer}), and its answers are made without converting the headers
- * no answer carries ({@link NettyApiBinding}); what one client may hold is bounded by
- * {@link NettyConnectionLimits}, and pipelined requests are answered in order ({@link NettyRequestOrder}). Netty's
- * server and the Redis client do their I/O on the same threads ({@link SharedIoThreads}).
+ * remembers are answered before any route ({@link NettyRememberedRefusals}), the order placement finds its route
+ * without Camel's path search ({@link NettyApiMultiplexer}), and every answer is made from the few headers an answer
+ * may carry, not from all the message's converted first ({@link NettyApiBinding}); what one client may hold is
+ * bounded by {@link NettyConnectionLimits}, and pipelined requests are answered in order
+ * ({@link NettyRequestOrder}). Netty's server and the Redis client do their I/O on the same threads
+ * ({@link SharedIoThreads}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
