@@ -13,7 +13,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * The connection behind {@link AsyncScripts}: Lettuce's asynchronous API on a connection of its own, opened from
- * the client Spring Data Redis built (standalone or cluster alike, with its options), and the coalesced WAITs on it.
+ * the client Spring Data Redis built (standalone or cluster alike, with its options) with the {@link ExactUtf8Codec},
+ * and the coalesced WAITs on it.
  */
 @Configuration(proxyBeanMethods = false)
 class AsyncScriptConnection {
@@ -29,10 +30,10 @@ class AsyncScriptConnection {
                 throw new IllegalStateException("seckill.redis.replica-acks needs a standalone or Sentinel-managed "
                         + "Redis; on a Redis Cluster use each master's min-replicas-to-write instead");
             }
-            return cluster.connect();
+            return cluster.connect(ExactUtf8Codec.INSTANCE);
         }
         if (client instanceof RedisClient standalone) {
-            return standalone.connect();
+            return standalone.connect(ExactUtf8Codec.INSTANCE);
         }
         throw new IllegalStateException("Unknown Lettuce client " + client.getClass().getName());
     }
