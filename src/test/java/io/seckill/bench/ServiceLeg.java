@@ -96,6 +96,34 @@ record ServiceLeg(ServiceProcess service, VoucherApi api, Path safepointLog, Lis
         }
     }
 
+    /**
+     * Has Redis rewrite its append-only file now and waits for the rewrite to end (or for one already under way).
+     * Before a steady load: the file starts the measured minute at its rewritten size, so Redis's own rule (at the
+     * service's max-size, 1 GB, and doubled since the last rewrite) cannot fire inside it at a steady load's rates.
+     * Left to where the legs before had brought the file, it fell inside some runs' minutes and not others' (a fork,
+     * then a child writing the whole dataset on the same two CPUs: bench/runs/2026-11-29-exact-codec.md).
+     */
+    void rewriteAppendOnlyFile() throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
+        try (RespConnection redis = service.redis()) {
+            Object reply = redis.call("BGREWRITEAOF");
+            if (String.valueOf(reply).startsWith("-") && !String.valueOf(reply).contains("in progress")) {
+                throw new IOException("Redis refused BGREWRITEAOF: " + reply);
+            }
+            while (rewriting(redis)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("Redis's append-only file rewrite did not end in 300 s");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static boolean rewriting(RespConnection redis) throws IOException {
+        String persistence = (String) redis.call("INFO", "persistence");
+        return persistence.contains("aof_rewrite_in_progress:1") || persistence.contains("aof_rewrite_scheduled:1");
+    }
+
     /** The writer deletes an entry only after its row is committed: an empty stream is a written backlog. */
     void awaitStreamEmpty() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(600).toNanos();

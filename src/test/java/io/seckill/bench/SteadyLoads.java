@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The open-loop steady loads of a run, at a rate the leg chooses: the service's (Harness load) and its admission
  * script's alone, straight to its Redis (Harness script), each with what stalled Redis (and the JVM) during its
- * measured part and its picture beside the summary.
+ * measured part and its picture beside the summary. Each starts on a freshly rewritten append-only file
+ * ({@link ServiceLeg#rewriteAppendOnlyFile}), so that no run's minute holds Redis's own rewrite and another's not.
  */
 final class SteadyLoads {
 
@@ -25,6 +26,7 @@ final class SteadyLoads {
                 + settings.e2eWarmUpSeconds() + "–" + settings.e2eWarmUpMaxSeconds() + " s), then "
                 + settings.e2eSeconds() + " s, following one in " + settings.e2eSampleEvery() + " to its row");
         long voucher = leg.newVoucher("steady " + label, ServiceLeg.MAX_STOCK);
+        leg.rewriteAppendOnlyFile();
         try (RespConnection redis = leg.service().redis()) {
             StallReports.resetRedisMonitor(redis);
         }
@@ -54,6 +56,7 @@ final class SteadyLoads {
         ChildProcesses.say("steady load: the admission script alone, " + rate + "/s for " + settings.e2eSeconds()
                 + " s straight to Redis (appendfsync " + fsync + ")");
         String sha;
+        leg.rewriteAppendOnlyFile();
         try (RespConnection redis = leg.service().redis()) {
             sha = RedisBenchmark.load(redis, context.admitScript());
             RedisBenchmark.freshLimitKeys(redis);
