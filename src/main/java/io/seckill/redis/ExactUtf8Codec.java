@@ -1,27 +1,24 @@
 package io.seckill.redis;
 
-import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.codec.ToByteBufEncoder;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Lettuce's UTF-8 codec for the connection of {@link AsyncScripts}, telling Lettuce each key's and argument's exact
- * encoded length. With {@link StringCodec#UTF8} (three bytes a char at most, an estimate) Lettuce encodes every key
- * and argument into a pooled buffer of its own and then copies it into the command's: sixteen buffers taken and
- * released per admission (six keys, ten arguments), each passing Netty's leak detector, about a twentieth of the
- * JVM's CPU at the saturated intake. Told the exact length, it writes them straight into the command's buffer. The
- * bytes on the wire are the same ({@code ExactUtf8CodecTests}); replies are decoded as {@link StringCodec#UTF8} does.
+ * encoded length. {@link StringCodec#UTF8} estimates it (three bytes a char at most), and for a codec whose estimate
+ * is not exact Lettuce encodes every key and argument into a pooled buffer of its own and then copies it into the
+ * command's: sixteen buffers taken and released per admission (six keys, ten arguments), each passing Netty's leak
+ * detector, about a twentieth of the JVM's CPU at the saturated intake. Told the exact length, it has the codec write
+ * them straight into the command's buffer. Everything else is {@link StringCodec}'s: the bytes on the wire are the
+ * same ({@code ExactUtf8CodecTests}), and replies are decoded as before.
  */
-final class ExactUtf8Codec implements RedisCodec<String, String>, ToByteBufEncoder<String, String> {
+final class ExactUtf8Codec extends StringCodec {
 
     static final ExactUtf8Codec INSTANCE = new ExactUtf8Codec();
 
-    private static final StringCodec UTF8 = StringCodec.UTF8;
-
     private ExactUtf8Codec() {
+        super(StandardCharsets.UTF_8);
     }
 
     /** Netty's count is the length {@link ByteBufUtil#writeUtf8} writes, an unpaired surrogate as one '?'. */
@@ -33,41 +30,5 @@ final class ExactUtf8Codec implements RedisCodec<String, String>, ToByteBufEncod
     @Override
     public boolean isEstimateExact() {
         return true;
-    }
-
-    @Override
-    public void encodeKey(String key, ByteBuf target) {
-        write(key, target);
-    }
-
-    @Override
-    public void encodeValue(String value, ByteBuf target) {
-        write(value, target);
-    }
-
-    @Override
-    public ByteBuffer encodeKey(String key) {
-        return UTF8.encodeKey(key);
-    }
-
-    @Override
-    public ByteBuffer encodeValue(String value) {
-        return UTF8.encodeValue(value);
-    }
-
-    @Override
-    public String decodeKey(ByteBuffer bytes) {
-        return UTF8.decodeKey(bytes);
-    }
-
-    @Override
-    public String decodeValue(ByteBuffer bytes) {
-        return UTF8.decodeValue(bytes);
-    }
-
-    private static void write(String text, ByteBuf target) {
-        if (text != null) {
-            ByteBufUtil.writeUtf8(target, text);
-        }
     }
 }
