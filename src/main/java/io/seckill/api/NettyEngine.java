@@ -37,9 +37,9 @@ import org.springframework.core.Ordered;
  * remembers are answered before any route ({@link NettyRememberedRefusals}), the order placement finds its route
  * without Camel's path search ({@link NettyApiMultiplexer}), and every answer is made from the few headers an answer
  * may carry, not from all the message's converted first ({@link NettyApiBinding}); what one client may hold is
- * bounded by {@link NettyConnectionLimits}, and pipelined requests are answered in order
- * ({@link NettyRequestOrder}). Netty's server and the Redis client do their I/O on the same threads
- * ({@link SharedIoThreads}).
+ * bounded by {@link NettyConnectionLimits}, pipelined requests are answered in order ({@link NettyRequestOrder}), and
+ * a read's completion stays on the I/O thread ({@link NettyReadCompletions}). Netty's server and the Redis client do
+ * their I/O on the same threads ({@link SharedIoThreads}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "seckill.api.engine", havingValue = "netty-http")
@@ -104,6 +104,11 @@ class NettyEngine {
         return new NettyRememberedRefusals.Factory(placement::remembered, warmUps, problems);
     }
 
+    @Bean("nettyReadCompletions")
+    NettyReadCompletions nettyReadCompletions() {
+        return new NettyReadCompletions();
+    }
+
     @Bean("nettyRequestOrder")
     NettyRequestOrder.Factory nettyRequestOrder() {
         return new NettyRequestOrder.Factory();
@@ -132,7 +137,7 @@ class NettyEngine {
                     endpoint.putAll(rest.getEndpointProperties());
                 }
                 endpoint.put("workerGroup", "#apiIoThreads");
-                endpoint.put("decoders", "#nettyRequestGate");
+                endpoint.put("decoders", "#nettyRequestGate,#nettyReadCompletions");
                 // Just after the response encoder, where answers pass whole and requests come decoded; in this order
                 // (the refusals from memory get one request at a time and write their answers through the others).
                 endpoint.put("encoders",
