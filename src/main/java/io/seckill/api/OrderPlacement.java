@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
+import org.apache.camel.support.DefaultMessage;
 import org.springframework.stereotype.Component;
 
 /**
@@ -91,10 +92,7 @@ public class OrderPlacement {
         return admitted.handle((order, failure) -> {
             if (failure == null) {
                 counted.accepted();
-                Message answer = exchange.getMessage();
-                answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
-                answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
-                answer.setBody(json(order));
+                exchange.setMessage(accepted(exchange, order));
                 return null;
             }
             Refusal refusal = Refusal.within(failure);
@@ -123,6 +121,21 @@ public class OrderPlacement {
         }
         (warmUp ? warmUpMetrics : metrics).answered(AdmissionMetrics.ROUTE_ID, ProblemCode.of(refusal.reason()));
         return ProblemResponses.problem(refusal, path);
+    }
+
+    /**
+     * The 202 on a message of its own, holding the answer's headers only. On the request's message it sat beside the
+     * request's score of headers (Netty's, Camel's, the path's), each of which Camel copied into the exchange's out
+     * message at the route's end and the engine's binding looked at again to drop it: a few per cent of the saturated
+     * intake's CPU (bench/runs/2026-11-29-read-completions.md). A request that asked to close its connection is still
+     * answered so: Camel keeps that on the exchange, not in the message's headers.
+     */
+    private Message accepted(Exchange exchange, OrderAccepted order) {
+        Message answer = new DefaultMessage(exchange);
+        answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
+        answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
+        answer.setBody(json(order));
+        return answer;
     }
 
     private void refuse(Exchange exchange, Refusal refusal, AdmissionMetrics counting) {
