@@ -86,6 +86,7 @@ final class H2Leg {
         wrk.intake(leg, "warm-up", 64, settings.warmUpSeconds(), "wrk-warm-up.txt", false);
         WrkIntake.Best best = WrkIntake.best(settings.connections(), connections -> {
             ChildProcesses.say("intake: " + settings.intakeSeconds() + " s of wrk at " + connections + " connections");
+            leg.rewriteAppendOnlyFile();
             return wrk.intake(leg, "intake " + connections, connections, settings.intakeSeconds(),
                     "wrk-" + connections + ".txt", false);
         });
@@ -98,6 +99,7 @@ final class H2Leg {
         ChildProcesses.say("fsync: " + settings.intakeSeconds() + " s of wrk at " + best
                 + " connections with appendfsync " + other + " (default " + fsyncDefault + ")");
         leg.appendfsync(other);
+        leg.rewriteAppendOnlyFile();
         Wrk.Result fsync = wrk.intake(leg, "fsync " + other, best, settings.intakeSeconds(),
                 "wrk-fsync-" + other + ".txt", false);
         leg.appendfsync(fsyncDefault);

@@ -33,6 +33,7 @@ final class IntakeReferences {
             WrkIntake.Best best = WrkIntake.best(settings.connections(), connections -> {
                 ChildProcesses.say("reference: " + settings.intakeSeconds() + " s of wrk at " + connections
                         + " connections");
+                leg.rewriteAppendOnlyFile();
                 return context.wrk().run(controller.base(), leg.newVoucher("reference " + connections,
                         ServiceLeg.MAX_STOCK), connections, settings.intakeSeconds(), 202, "orders", false,
                         context.log("wrk-reference-" + connections + ".txt"));

@@ -42,6 +42,7 @@ final class NettyLeg {
         int best = WrkIntake.best(settings.connections(), connections -> {
             ChildProcesses.say("netty-http engine: " + settings.intakeSeconds() + " s of wrk at " + connections
                     + " connections");
+            leg.rewriteAppendOnlyFile();
             return wrk.intake(leg, "netty at " + connections, connections, settings.intakeSeconds(),
                     levelLog(connections), false);
         }).connections();
@@ -56,9 +57,11 @@ final class NettyLeg {
             referenceIntake(leg, controller, "warm-up", referenceBest, longWarmUp, "wrk-netty-reference-warm-up.txt");
             for (int round = 1; round <= settings.nettyRounds(); round++) {
                 String of = round + " of " + settings.nettyRounds();
+                leg.rewriteAppendOnlyFile();
                 Wrk.Result netty = wrk.intake(leg, "netty " + round, best, settings.intakeSeconds(),
                         nettyLog(round), false);
                 rates.add(netty.rate());
+                leg.rewriteAppendOnlyFile();
                 Wrk.Result reference = referenceIntake(leg, controller, String.valueOf(round), referenceBest,
                         settings.intakeSeconds(), referenceLog(round));
                 references.add(reference.rate());

@@ -23,6 +23,7 @@ final class RateLimitedLeg {
         wrk.intake(leg, "limits-warm-up", best, longWarmUp, "wrk-rate-limits-warm-up.txt", true);
         int seconds = context.settings().intakeSeconds();
         ChildProcesses.say("rate limits on: " + seconds + " s of wrk at " + best + " connections");
+        leg.rewriteAppendOnlyFile();
         Wrk.Result limited = wrk.intake(leg, "limits", best, seconds, "wrk-rate-limits.txt", true);
         context.facts().note("rss_limited", ProcessReadings.peakRssMb(leg.service().pid()));
         ChildProcesses.say("rate limits on: " + limited.rate() + " accepted/s");

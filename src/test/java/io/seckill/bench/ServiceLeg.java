@@ -98,10 +98,12 @@ record ServiceLeg(ServiceProcess service, VoucherApi api, Path safepointLog, Lis
 
     /**
      * Has Redis rewrite its append-only file now and waits for the rewrite to end (or for one already under way).
-     * Before a steady load: the file starts the measured minute at its rewritten size, so Redis's own rule (at the
-     * service's max-size, 1 GB, and doubled since the last rewrite) cannot fire inside it at a steady load's rates.
-     * Left to where the legs before had brought the file, it fell inside some runs' minutes and not others' (a fork,
-     * then a child writing the whole dataset on the same two CPUs: bench/runs/2026-11-29-exact-codec.md).
+     * Before each measured load (a steady load, and each wrk intake whose rate is compared: the levels, the rounds in
+     * turn, the controller's as the service's): the file starts the measured time at its rewritten size, so Redis's
+     * own rule (at the service's max-size, 1 GB, and doubled since the last rewrite) cannot fire inside it. Left to
+     * where the loads before had brought the file, it fell inside some runs' minutes and not others' (a fork, then a
+     * child writing the whole dataset on the same two CPUs: bench/runs/2026-11-29-exact-codec.md), and inside one
+     * side's turn and not the other's.
      */
     void rewriteAppendOnlyFile() throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
