@@ -12,7 +12,7 @@ import io.netty.channel.ChannelPipeline;
  * inbound event to a handler on another executor, even one the handler does not implement (netty#10067: events must
  * arrive in order). Camel's handler does nothing with a read's completion, yet each order request's read gave the route
  * pool a second task right behind the request, and often woke a parked thread of it for that empty task: at the
- * saturated intake, a third of the signals that woke the route pool's threads
+ * saturated intake, over a quarter of the signals that woke the route pool's threads
  * (bench/runs/2026-11-29-read-completions.md).
  *
  * <p>Among the pipeline's {@code decoders}; when the channel is registered, its pipeline is complete: a stop that
