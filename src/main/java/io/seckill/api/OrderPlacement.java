@@ -92,7 +92,7 @@ public class OrderPlacement {
         return admitted.handle((order, failure) -> {
             if (failure == null) {
                 counted.accepted();
-                exchange.setMessage(accepted(exchange, order));
+                exchange.setMessage(acceptedAnswer(exchange, order));
                 return null;
             }
             Refusal refusal = Refusal.within(failure);
@@ -130,7 +130,7 @@ public class OrderPlacement {
      * intake's CPU (bench/runs/2026-11-29-read-completions.md). A request that asked to close its connection is still
      * answered so: Camel keeps that on the exchange, not in the message's headers.
      */
-    private Message accepted(Exchange exchange, OrderAccepted order) {
+    private Message acceptedAnswer(Exchange exchange, OrderAccepted order) {
         Message answer = new DefaultMessage(exchange);
         answer.setHeader(Exchange.HTTP_RESPONSE_CODE, 202);
         answer.setHeader(Exchange.CONTENT_TYPE, "application/json");
