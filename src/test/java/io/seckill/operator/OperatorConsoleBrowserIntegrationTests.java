@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -93,6 +95,8 @@ class OperatorConsoleBrowserIntegrationTests {
         browser = new ChromeDriver(service, options);
         browser.manage().timeouts().pageLoadTimeout(PATIENCE);
         until = new WebDriverWait(browser, PATIENCE, Duration.ofMillis(250));
+        // Tried again, not failed: an element React replaced or covered for a moment (see click).
+        until.ignoring(StaleElementReferenceException.class).ignoring(ElementClickInterceptedException.class);
         Files.createDirectories(SCREENSHOTS);
         streams = new OrderStreams(redis);
         database.healAll();
@@ -126,15 +130,15 @@ class OperatorConsoleBrowserIntegrationTests {
         browser.findElement(By.cssSelector("button[type=submit]")).click();
 
         // Camel → the context's routes: order-writer is there and Started.
-        until.until(ExpectedConditions.elementToBeClickable(By.xpath(navItem("Camel")))).click();
-        until.until(ExpectedConditions.elementToBeClickable(By.xpath(treeNode("routes")))).click();
+        click(By.xpath(navItem("Camel")));
+        click(By.xpath(treeNode("routes")));
         WebElement writerRow = until.until(ExpectedConditions.visibilityOfElementLocated(
                 By.xpath("//tr[td[normalize-space()='order-writer']]")));
         until.until(ExpectedConditions.textToBePresentInElement(writerRow, "Started"));
         screenshot("1-routes");
 
         // JMX → seckill → DeadLetters → Operations.
-        until.until(ExpectedConditions.elementToBeClickable(By.xpath(navItem("JMX")))).click();
+        click(By.xpath(navItem("JMX")));
         WebElement domain = until.until(ExpectedConditions.visibilityOfElementLocated(
                 By.xpath("//li[@id='seckill-folder']")));
         if (!"true".equals(domain.getAttribute("aria-expanded"))) {
@@ -192,11 +196,21 @@ class OperatorConsoleBrowserIntegrationTests {
         return result.getAttribute("textContent");
     }
 
-    /** Clicks once the element is there, scrolled into view first: the JMX tree makes the page long. */
+    /**
+     * Clicks once the element is there and clickable, scrolled into view first: the JMX tree makes the page long.
+     * Each try finds the element afresh: Hawtio's React re-renders a section as it is filled in (the Execute button of
+     * an operation was replaced between being found and clicked, a stale element, in CI), or cover it for a moment.
+     */
     private void click(By locator) {
-        WebElement element = until.until(ExpectedConditions.presenceOfElementLocated(locator));
-        ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
-        until.until(ExpectedConditions.elementToBeClickable(element)).click();
+        until.until(driver -> {
+            WebElement element = driver.findElement(locator);
+            ((JavascriptExecutor) driver).executeScript("arguments[0].scrollIntoView({block: 'center'})", element);
+            if (!element.isDisplayed() || !element.isEnabled()) {
+                return false;
+            }
+            element.click();
+            return true;
+        });
     }
 
     private void screenshot(String name) throws IOException {
