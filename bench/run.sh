@@ -4,7 +4,7 @@
 # The legs, the processes and the summary are the harness's (src/test/java/io/seckill/bench/BenchRun.java); this
 # script builds it and starts it.
 #
-#   bench/run.sh            the full run (about 55 minutes on 2 cores)
+#   bench/run.sh            the full run (about 65 minutes on 2 cores)
 #   bench/run.sh --quick    short settings, to check the harness itself; its figures mean little
 #   bench/run.sh --no-build use target/seckill-camel-*.jar as it is
 #
