@@ -132,9 +132,8 @@ class OperatorConsoleBrowserIntegrationTests {
         // Camel → the context's routes: order-writer is there and Started.
         click(By.xpath(navItem("Camel")));
         click(By.xpath(treeNode("routes")));
-        WebElement writerRow = until.until(ExpectedConditions.visibilityOfElementLocated(
-                By.xpath("//tr[td[normalize-space()='order-writer']]")));
-        until.until(ExpectedConditions.textToBePresentInElement(writerRow, "Started"));
+        until.until(ExpectedConditions.textToBePresentInElementLocated(
+                By.xpath("//tr[td[normalize-space()='order-writer']]"), "Started"));
         screenshot("1-routes");
 
         // JMX → seckill → DeadLetters → Operations.
@@ -142,7 +141,8 @@ class OperatorConsoleBrowserIntegrationTests {
         WebElement domain = until.until(ExpectedConditions.visibilityOfElementLocated(
                 By.xpath("//li[@id='seckill-folder']")));
         if (!"true".equals(domain.getAttribute("aria-expanded"))) {
-            domain.findElement(By.xpath(".//button[contains(@class,'tree-view__node-toggle')]")).click();
+            click(By.xpath("//li[@id='seckill-folder']"
+                    + "/descendant::button[contains(@class,'tree-view__node-toggle')][1]"));
         }
         click(By.xpath("//li[@id='seckill-folder-DeadLetters']//button[contains(@class,'tree-view__node-text')]"));
         until.until(ExpectedConditions.visibilityOfElementLocated(
@@ -199,7 +199,7 @@ class OperatorConsoleBrowserIntegrationTests {
     /**
      * Clicks once the element is there and clickable, scrolled into view first: the JMX tree makes the page long.
      * Each try finds the element afresh: Hawtio's React re-renders a section as it is filled in (the Execute button of
-     * an operation was replaced between being found and clicked, a stale element, in CI), or cover it for a moment.
+     * an operation was replaced between being found and clicked, a stale element, in CI) or covers it for a moment.
      */
     private void click(By locator) {
         until.until(driver -> {
