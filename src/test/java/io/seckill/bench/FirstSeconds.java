@@ -24,7 +24,8 @@ import java.util.List;
  * <li>start: a sale of 20,000 units whose beginAt is 10 s after a fresh service is ready, wrk's flood from readiness,
  * the time from beginAt to sold out against 20,000 / the script's own rate (redis-benchmark, 50 clients); then the
  * same sale again on the same service, the control that separates what a new service pays from what any start
- * costs.</li>
+ * costs; on several fresh services (BENCH_SALE_SERVICES), whose median is the verdict: one fresh service's sale
+ * varied by up to a third from one start to the next on one machine.</li>
  * </ul>
  */
 final class FirstSeconds {
@@ -35,17 +36,18 @@ final class FirstSeconds {
             .withZone(ZoneOffset.UTC);
 
     /**
-     * The run's sizes. The windows and the flood can be shortened (BENCH_WINDOWS, BENCH_WINDOW_SECONDS,
-     * BENCH_FLOOD_SECONDS, in bench/settings.txt) to check the harness in a few minutes; the figures of such a run do
-     * not compare.
+     * The run's sizes. The windows, the flood and the fresh services given the sale can be cut (BENCH_WINDOWS,
+     * BENCH_WINDOW_SECONDS, BENCH_FLOOD_SECONDS, BENCH_SALE_SERVICES, in bench/settings.txt) to check the harness in a
+     * few minutes; the figures of such a run do not compare.
      */
     record Settings(int connections, int windows, int windowSeconds, int floodSeconds, int saleStock,
-            int saleDelaySeconds, int scriptRequests, int scriptClients) {
+            int saleDelaySeconds, int saleServices, int scriptRequests, int scriptClients) {
 
         /** From FILE, the [first-seconds.sh] section. */
         static Settings from(SettingsFile file) {
             return new Settings(50, positive(file, "BENCH_WINDOWS"), positive(file, "BENCH_WINDOW_SECONDS"),
-                    positive(file, "BENCH_FLOOD_SECONDS"), 20_000, 10, 200_000, 50);
+                    positive(file, "BENCH_FLOOD_SECONDS"), 20_000, 10, positive(file, "BENCH_SALE_SERVICES"), 200_000,
+                    50);
         }
 
         private static int positive(SettingsFile file, String name) {
@@ -127,20 +129,27 @@ final class FirstSeconds {
         service.stop();
 
         // start: a sale opening a few seconds after a fresh service is ready; then the same sale again on the same
-        // service, which tells what the first one paid for the service being new from what any start costs
-        service = startService("service-start");
-        vouchers = new VoucherApi(service.base());
-        SaleStart start = sale(service, vouchers, "start");
-        SaleStart again = sale(service, vouchers, "start-again");
-
-        String scriptRate = Figures.decimals(Double.parseDouble(new RedisBenchmark(processes).admissionScriptRate(
-                service, root.resolve("lua/admitOrder-6.lua"), settings.scriptClients(), 1,
-                settings.scriptRequests(), SCRIPT_PAYMENT_WINDOW_MILLIS, logs.resolve("script.csv"))), 0);
-        ChildProcesses.say("start: the script alone at " + scriptRate + "/s");
-        service.stop();
+        // service, which tells what the first one paid for the service being new from what any start costs; on
+        // several fresh services, the script alone on the last one's Redis
+        List<SaleStart> starts = new ArrayList<>();
+        List<SaleStart> agains = new ArrayList<>();
+        String scriptRate = null;
+        for (int fresh = 1; fresh <= settings.saleServices(); fresh++) {
+            service = startService("service-start-" + fresh);
+            vouchers = new VoucherApi(service.base());
+            starts.add(sale(service, vouchers, "start-" + fresh));
+            agains.add(sale(service, vouchers, "start-again-" + fresh));
+            if (fresh == settings.saleServices()) {
+                scriptRate = Figures.decimals(Double.parseDouble(new RedisBenchmark(processes).admissionScriptRate(
+                        service, root.resolve("lua/admitOrder-6.lua"), settings.scriptClients(), 1,
+                        settings.scriptRequests(), SCRIPT_PAYMENT_WINDOW_MILLIS, logs.resolve("script.csv"))), 0);
+                ChildProcesses.say("start: the script alone at " + scriptRate + "/s");
+            }
+            service.stop();
+        }
 
         return new FirstSecondsSummary(MachineFacts.commit(root, "+changes"), machine, settings, serviceArgs,
-                serviceWindows, referenceWindows, floodService, floodConstant, start, again, scriptRate).markdown();
+                serviceWindows, referenceWindows, floodService, floodConstant, starts, agains, scriptRate).markdown();
     }
 
     /**

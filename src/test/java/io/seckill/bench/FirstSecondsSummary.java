@@ -15,13 +15,14 @@ import java.util.List;
  * @param referenceWindows the same for the reference controller
  * @param floodService    the service refusing a sold-out voucher
  * @param floodConstant   the reference answering a constant 409
- * @param start           the sale starting on the fresh service
- * @param again           the same sale again on the same service, after the first
+ * @param starts          the sale starting on each fresh service, in order
+ * @param agains          the same sale again on each of them, after the first
  * @param scriptRate      the admission script alone, requests/s (redis-benchmark), no decimals
  */
 record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Settings settings,
         List<String> serviceArgs, List<Wrk.Result> serviceWindows, List<Wrk.Result> referenceWindows,
-        Wrk.Result floodService, Wrk.Result floodConstant, SaleStart start, SaleStart again, String scriptRate) {
+        Wrk.Result floodService, Wrk.Result floodConstant, List<SaleStart> starts, List<SaleStart> agains,
+        String scriptRate) {
 
     /** How long the script alone takes to sell the sale's stock, two decimals. */
     String scriptSeconds() {
@@ -73,20 +74,41 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
                 .append("× the service's accepted rate.\n\n");
 
         out.append("## A sale starting ").append(settings.saleDelaySeconds()).append(" s after readiness (")
-                .append(settings.saleStock()).append(" units)\n\n");
-        out.append("Sold out ").append(start.seconds()).append(" s after beginAt (")
-                .append(Figures.group(String.valueOf(start.firstSecondUnits())))
-                .append(" units in its first second; ").append(start.stolenPercent())
-                .append(" % of the CPUs' time stolen during the flood); the script alone: ")
-                .append(scriptSeconds()).append(" s (").append(Figures.group(scriptRate)).append("/s, ")
-                .append(settings.scriptClients()).append(" clients), so ")
-                .append(Figures.ratio(start.seconds(), scriptSeconds(), 1)).append("× the script's time.\n\n");
-        out.append("The same sale again on the same service, once the first was over: sold out ")
-                .append(again.seconds()).append(" s after beginAt (")
-                .append(Figures.group(String.valueOf(again.firstSecondUnits())))
-                .append(" units in its first second; ").append(again.stolenPercent()).append(" % stolen), ")
-                .append(Figures.ratio(again.seconds(), scriptSeconds(), 1)).append("× the script's time.\n");
+                .append(settings.saleStock()).append(" units), on ").append(starts.size())
+                .append(" fresh services\n\n");
+        out.append("The script alone: ").append(scriptSeconds()).append(" s (").append(Figures.group(scriptRate))
+                .append("/s, ").append(settings.scriptClients()).append(" clients). Each fresh service: the sale, ")
+                .append("then the same sale again once the first was over; CPU stolen: the share of the CPUs' time ")
+                .append("stolen during the sale's flood.\n\n");
+        out.append("| fresh service | sold out after beginAt | × the script's time | units in its first second | ")
+                .append("CPU stolen | again: sold out | × | units in its first second | CPU stolen |\n");
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (int i = 0; i < starts.size(); i++) {
+            out.append("| ").append(i + 1).append(" |");
+            cells(out, starts.get(i));
+            cells(out, agains.get(i));
+            out.append('\n');
+        }
+        String start = medianSeconds(starts);
+        String again = medianSeconds(agains);
+        out.append("\nMedian: sold out ").append(start).append(" s after beginAt, ")
+                .append(Figures.ratio(start, scriptSeconds(), 1)).append("× the script's time; the same sale again ")
+                .append(again).append(" s, ").append(Figures.ratio(again, scriptSeconds(), 1)).append("×.\n");
         return out.toString();
+    }
+
+    private void cells(StringBuilder out, SaleStart sale) {
+        out.append(' ').append(sale.seconds()).append(" s | ").append(Figures.ratio(sale.seconds(), scriptSeconds(), 1))
+                .append(" | ").append(Figures.group(String.valueOf(sale.firstSecondUnits()))).append(" | ")
+                .append(sale.stolenPercent()).append(" % |");
+    }
+
+    /** The median of these sales' times from beginAt to sold out, two decimals. */
+    private static String medianSeconds(List<SaleStart> sales) {
+        double[] seconds = sales.stream().mapToDouble(sale -> Double.parseDouble(sale.seconds())).sorted().toArray();
+        int middle = seconds.length / 2;
+        return Figures.decimals(seconds.length % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2,
+                2);
     }
 
     private static void rows(StringBuilder out, String label, List<Wrk.Result> windows) {

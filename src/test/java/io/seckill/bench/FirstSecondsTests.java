@@ -78,15 +78,16 @@ class FirstSecondsTests {
     }
 
     @Test
-    void theWindowsAndTheFloodCanBeShortenedFromTheEnvironment() throws Exception {
+    void theWindowsTheFloodAndTheSalesServicesCanBeCutFromTheEnvironment() throws Exception {
         FirstSeconds.Settings full = settings(name -> null);
-        FirstSeconds.Settings quick = settings(
-                Map.of("BENCH_WINDOWS", "2", "BENCH_WINDOW_SECONDS", "5", "BENCH_FLOOD_SECONDS", "5")::get);
+        FirstSeconds.Settings quick = settings(Map.of("BENCH_WINDOWS", "2", "BENCH_WINDOW_SECONDS", "5",
+                "BENCH_FLOOD_SECONDS", "5", "BENCH_SALE_SERVICES", "1")::get);
 
-        assertThat(full).isEqualTo(new FirstSeconds.Settings(50, 12, 10, 20, 20_000, 10, 200_000, 50));
+        assertThat(full).isEqualTo(new FirstSeconds.Settings(50, 12, 10, 20, 20_000, 10, 3, 200_000, 50));
         assertThat(quick.windows()).isEqualTo(2);
         assertThat(quick.windowSeconds()).isEqualTo(5);
         assertThat(quick.floodSeconds()).isEqualTo(5);
+        assertThat(quick.saleServices()).isEqualTo(1);
         assertThatThrownBy(() -> settings(Map.of("BENCH_WINDOWS", "0")::get))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -97,12 +98,15 @@ class FirstSecondsTests {
 
     @Test
     void theSummaryPutsTheWindowsSideBySideAndEachFigureBesideItsReference() {
-        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 3, 10, 20, 20_000, 10, 200_000, 50);
+        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 3, 10, 20, 20_000, 10, 3, 200_000, 50);
         String summary = new FirstSecondsSummary("8cc94bb", MACHINE, settings, List.of(),
                 List.of(wrk(2926, 0, 41_049, "0.0"), wrk(4098, 0, 26_800, "12.5"), wrk(5119, 0, 24_300, "3.1")),
                 List.of(wrk(939, 0, 1_177_700, "20.0"), wrk(1972, 0, 52_100, "0.4"), wrk(4468, 0, 33_100, "1.0")),
-                wrk(22032, 0, 9_000, "2.0"), wrk(17117, 0, 11_900, "0.0"), new SaleStart("6.29", 2150, "7.3"),
-                new SaleStart("2.47", 7400, "0.1"), "17490").markdown();
+                wrk(22032, 0, 9_000, "2.0"), wrk(17117, 0, 11_900, "0.0"),
+                List.of(new SaleStart("6.29", 2150, "7.3"), new SaleStart("5.10", 3000, "1.0"),
+                        new SaleStart("7.00", 1800, "0.5")),
+                List.of(new SaleStart("2.47", 7400, "0.1"), new SaleStart("2.60", 7000, "0.0"),
+                        new SaleStart("2.30", 7600, "0.2")), "17490").markdown();
 
         assertThat(summary).isEqualTo("""
                 # First seconds of a sale: 8cc94bb
@@ -133,29 +137,39 @@ class FirstSecondsTests {
 
                 Refusals at 128.7 % of the constant answer and 4.30× the service's accepted rate.
 
-                ## A sale starting 10 s after readiness (20000 units)
+                ## A sale starting 10 s after readiness (20000 units), on 3 fresh services
 
-                Sold out 6.29 s after beginAt (2,150 units in its first second; 7.3 % of the CPUs' time stolen during \
-                the flood); the script alone: 1.14 s (17,490/s, 50 clients), so 5.5× the script's time.
+                The script alone: 1.14 s (17,490/s, 50 clients). Each fresh service: the sale, then the same sale \
+                again once the first was over; CPU stolen: the share of the CPUs' time stolen during the sale's flood.
 
-                The same sale again on the same service, once the first was over: sold out 2.47 s after beginAt \
-                (7,400 units in its first second; 0.1 % stolen), 2.2× the script's time.
+                | fresh service | sold out after beginAt | × the script's time | units in its first second | \
+                CPU stolen | again: sold out | × | units in its first second | CPU stolen |
+                | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+                | 1 | 6.29 s | 5.5 | 2,150 | 7.3 % | 2.47 s | 2.2 | 7,400 | 0.1 % |
+                | 2 | 5.10 s | 4.5 | 3,000 | 1.0 % | 2.60 s | 2.3 | 7,000 | 0.0 % |
+                | 3 | 7.00 s | 6.1 | 1,800 | 0.5 % | 2.30 s | 2.0 | 7,600 | 0.2 % |
+
+                Median: sold out 6.29 s after beginAt, 5.5× the script's time; the same sale again 2.47 s, 2.2×.
                 """);
     }
 
     @Test
     void theServicesArgumentsAreNamedAndAMissingFigureReadsNa() {
-        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 1, 5, 5, 20_000, 10, 200_000, 50);
+        FirstSeconds.Settings settings = new FirstSeconds.Settings(50, 1, 5, 5, 20_000, 10, 2, 200_000, 50);
         String summary = new FirstSecondsSummary("8cc94bb+changes", MACHINE, settings,
                 List.of("--seckill.api.engine=platform-http"), List.of(wrk(3000, 0, 20_000)),
-                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000), new SaleStart("3.00", 5000,
-                "n/a"), new SaleStart("2.00", 9000, "n/a"), "n/a")
+                List.of(Wrk.Result.of(Map.of())), wrk(9000, 0, 9_000), wrk(9000, 0, 9_000),
+                List.of(new SaleStart("3.00", 5000, "n/a"), new SaleStart("4.00", 4000, "n/a")),
+                List.of(new SaleStart("2.00", 9000, "n/a"), new SaleStart("2.50", 8000, "n/a")), "n/a")
                 .markdown();
 
         assertThat(summary)
                 .contains("service arguments: --seckill.api.engine=platform-http\n")
                 .contains("| 5 s window after readiness | 1 |\n")
                 .contains("Last window: the service at n/a % of the reference;")
-                .contains("the script alone: n/a s (n/a/s, 50 clients), so n/a× the script's time.");
+                .contains("The script alone: n/a s (n/a/s, 50 clients).")
+                .contains("| 2 | 4.00 s | n/a | 4,000 | n/a % | 2.50 s | n/a | 8,000 | n/a % |\n")
+                .contains("Median: sold out 3.50 s after beginAt, n/a× the script's time; the same sale again 2.25 s, "
+                        + "n/a×.");
     }
 }
