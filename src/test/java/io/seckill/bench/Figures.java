@@ -91,6 +91,11 @@ final class Figures {
      * neighbour on the host) does not move.
      */
     static String median(List<String> figures) {
+        return median(figures, 0);
+    }
+
+    /** The same with DIGITS decimals. */
+    static String median(List<String> figures, int digits) {
         double[] values = new double[figures.size()];
         for (int i = 0; i < values.length; i++) {
             Double value = number(figures.get(i));
@@ -104,7 +109,7 @@ final class Figures {
         }
         Arrays.sort(values);
         int middle = values.length / 2;
-        return decimals(values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2, 0);
+        return decimals(values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2, digits);
     }
 
     /** A figure as a number; null for a missing one, "n/a", or anything else that is not a plain decimal. */

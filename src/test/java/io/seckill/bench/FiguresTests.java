@@ -68,5 +68,7 @@ class FiguresTests {
         assertThat(Figures.median(List.of("4608"))).isEqualTo("4608");
         assertThat(Figures.median(List.of("6000", "n/a", "7000"))).isEqualTo("n/a");
         assertThat(Figures.median(List.of())).isEqualTo("n/a");
+        assertThat(Figures.median(List.of("2.67", "2.19", "2.53"), 2)).isEqualTo("2.53");
+        assertThat(Figures.median(List.of("3.00", "4.00"), 2)).isEqualTo("3.50");
     }
 }

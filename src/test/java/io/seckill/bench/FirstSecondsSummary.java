@@ -105,10 +105,7 @@ record FirstSecondsSummary(String commit, MachineFacts machine, FirstSeconds.Set
 
     /** The median of these sales' times from beginAt to sold out, two decimals. */
     private static String medianSeconds(List<SaleStart> sales) {
-        double[] seconds = sales.stream().mapToDouble(sale -> Double.parseDouble(sale.seconds())).sorted().toArray();
-        int middle = seconds.length / 2;
-        return Figures.decimals(seconds.length % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2,
-                2);
+        return Figures.median(sales.stream().map(SaleStart::seconds).toList(), 2);
     }
 
     private static void rows(StringBuilder out, String label, List<Wrk.Result> windows) {
